@@ -1,0 +1,60 @@
+// The Hono app of the `api` Edge Function: routes under /api (the function's name, as the Edge Runtime
+// passes paths), one error envelope, and the OpenAPI document built from the route declarations.
+import { bodyLimit } from 'hono/body-limit';
+import { requestId } from 'hono/request-id';
+import type { Env } from './env.ts';
+import type { Deps } from './lib/context.ts';
+import { createSql } from './lib/db.ts';
+import { ApiError, handleError } from './lib/errors.ts';
+import { createRouter } from './lib/router.ts';
+import { createTokenVerifier } from './lib/tokens.ts';
+import { auth } from './routes/auth.ts';
+import { health } from './routes/health.ts';
+
+const maxBodyBytes = 64 * 1024;
+
+export function createDeps(env: Env): Deps {
+  return {
+    env,
+    sql: createSql(env.SUPABASE_DB_URL, env.DB_POOL_MAX),
+    verifyToken: createTokenVerifier({
+      authUrl: `${env.SUPABASE_URL}/auth/v1`,
+      jwks: env.SUPABASE_JWKS,
+      jwtSecret: env.SUPABASE_JWT_SECRET,
+    }),
+  };
+}
+
+export function createApp(env: Env, deps: Deps = createDeps(env)) {
+  const app = createRouter().basePath('/api');
+  app.use(requestId());
+  app.use(async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use(bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: () => {
+      throw new ApiError(413, 'payload_too_large', `The request body is larger than ${maxBodyBytes} bytes`);
+    },
+  }));
+
+  app.route('/', health);
+  app.route('/', auth);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: 'DayKeeper social API', version: '0.1.0' },
+    servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
+  });
+  app.notFound((c) => {
+    throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+  });
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,38 @@
+// The facade's configuration, validated once. Hosted Supabase injects the SUPABASE_* variables into every
+// Edge Function; the local stack sets the same names (supabase/stack/stack.ts).
+import { z } from 'zod';
+
+const jsonWebKeySet = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as { keys: Record<string, unknown>[] };
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON Web Key Set' });
+      return z.NEVER;
+    }
+  });
+
+const envSchema = z.object({
+  SUPABASE_URL: z.url(),
+  SUPABASE_DB_URL: z.string().min(1),
+  SUPABASE_ANON_KEY: z.string().min(1),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1),
+  /** Auth's public signing keys; when absent they are fetched from Auth's /.well-known/jwks.json. */
+  SUPABASE_JWKS: jsonWebKeySet.optional(),
+  /** Only for projects still signing user tokens with the legacy HS256 secret. */
+  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses the environment, failing with the list of what is missing or wrong. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid environment for the api function:\n${problems.join('\n')}`);
+  }
+  return result.data;
+}

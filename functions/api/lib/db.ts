@@ -1,0 +1,21 @@
+// Postgres access for the facade. Every request is one transaction run *as the caller*, exactly as
+// PostgREST does it: role and JWT claims are set with set_config(..., true) (transaction-local, safe on a
+// transaction pooler), so RLS and the SQL functions see the same identity a supabase-js client would.
+import postgres from 'postgres';
+import type { Caller } from './tokens.ts';
+
+export type Sql = postgres.Sql;
+export type Transaction = postgres.TransactionSql;
+
+export function createSql(url: string, max: number): Sql {
+  // prepare: false because hosted projects reach Postgres through the transaction pooler.
+  return postgres(url, { prepare: false, max, idle_timeout: 20, connect_timeout: 10, onnotice: () => {} });
+}
+
+export function asCaller<T>(sql: Sql, caller: Caller, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const claims = JSON.stringify({ ...caller.claims, role: caller.role });
+  return sql.begin(async (tx) => {
+    await tx`select set_config('role', ${caller.role}, true), set_config('request.jwt.claims', ${claims}, true)`;
+    return work(tx);
+  }) as Promise<T>;
+}

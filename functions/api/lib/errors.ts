@@ -1,0 +1,129 @@
+// One error envelope for every failure: { error: { code, message, details?, request_id } }.
+// `code` is stable and machine-readable; `message` is for people. Postgres errors are mapped by SQLSTATE
+// (see supabase/ERRORS.md); the PTxyz SQLSTATEs carry their HTTP status as PostgREST reads them.
+import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export const ErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'not_found' }),
+      message: z.string().openapi({ example: 'Post not found' }),
+      details: z.unknown().optional(),
+      request_id: z.string().optional(),
+    }),
+  })
+  .openapi('Error');
+
+/** An OpenAPI response entry for an error status, so every route declares its errors. */
+export function errorResponse(description: string) {
+  return { description, content: { 'application/json': { schema: ErrorSchema } } };
+}
+
+interface PostgresLikeError {
+  code: string;
+  message: string;
+  hint?: string;
+  detail?: string;
+}
+
+function isPostgresError(error: unknown): error is PostgresLikeError {
+  return error instanceof Error && error.name === 'PostgresError' && typeof (error as { code?: unknown }).code === 'string';
+}
+
+const statusCodes: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limited',
+  503: 'service_unavailable',
+};
+
+/** SQLSTATEs Postgres raises by itself, for the constraints that guard the data. */
+const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
+  '22001': [400, 'value_too_long'],
+  '22007': [400, 'invalid_date'],
+  '22008': [400, 'invalid_date'],
+  '22023': [400, 'invalid_parameter'],
+  '22P02': [400, 'invalid_value'],
+  '23502': [400, 'missing_value'],
+  '23514': [400, 'constraint_violation'],
+  '23503': [404, 'not_found'],
+  '23505': [409, 'conflict'],
+  '40001': [409, 'concurrent_update'],
+  '40P01': [409, 'concurrent_update'],
+  '42501': [403, 'forbidden'],
+  '57014': [503, 'timeout'],
+};
+
+function fromPostgres(error: PostgresLikeError): ApiError | undefined {
+  const custom = /^PT(\d{3})$/.exec(error.code);
+  if (custom) {
+    const status = Number(custom[1]) as ContentfulStatusCode;
+    // Our SQL functions put the stable code in HINT (supabase/ERRORS.md).
+    const code = error.hint && /^[a-z_]+$/.test(error.hint) ? error.hint : (statusCodes[status] ?? 'error');
+    return new ApiError(status, code, error.message);
+  }
+  const known = sqlStates[error.code];
+  return known ? new ApiError(known[0], known[1], error.message) : undefined;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return ['ECONNREFUSED', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED'].includes(
+    String(code),
+  );
+}
+
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    const malformed = error.status === 400 && /malformed json/i.test(error.message);
+    return new ApiError(
+      error.status as ContentfulStatusCode,
+      malformed ? 'malformed_json' : (statusCodes[error.status] ?? 'error'),
+      malformed ? 'The request body is not valid JSON' : error.message || 'Request failed',
+    );
+  }
+  if (isPostgresError(error)) return fromPostgres(error);
+  if (isConnectionFailure(error)) return new ApiError(503, 'database_unavailable', 'The database is unreachable');
+  return undefined;
+}
+
+export function errorBody(error: ApiError, requestId?: string) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(requestId ? { request_id: requestId } : {}),
+    },
+  };
+}
+
+/** The app's single error handler: known failures keep their status; anything else is a logged 500. */
+export function handleError(error: unknown, c: Context) {
+  const requestId = c.get('requestId') as string | undefined;
+  const known = toApiError(error);
+  if (known) return c.json(errorBody(known, requestId), known.status);
+  console.error(`[${requestId}] unexpected error`, error);
+  const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');
+  return c.json(errorBody(unexpected, requestId), 500);
+}

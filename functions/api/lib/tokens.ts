@@ -1,0 +1,63 @@
+// Who is calling: the access token Supabase Auth issued, verified here (signature, expiry, audience) before
+// the database is asked anything. ES256/RS256 tokens are checked against Auth's public keys (JWKS); HS256
+// only when the project still has a legacy secret configured. Anything else, `alg: none` included, is refused.
+import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { ApiError } from './errors.ts';
+
+export type Caller =
+  | { role: 'anon'; claims: Record<string, unknown> }
+  | { role: 'authenticated'; userId: string; sessionId: string; claims: JWTPayload };
+
+export const anonymous: Caller = { role: 'anon', claims: {} };
+
+export interface TokenVerifierOptions {
+  authUrl: string;
+  jwks?: { keys: Record<string, unknown>[] };
+  jwtSecret?: string;
+}
+
+const audience = 'authenticated';
+
+function invalidToken(message = 'The access token is invalid or expired'): ApiError {
+  return new ApiError(401, 'invalid_token', message);
+}
+
+export function createTokenVerifier(options: TokenVerifierOptions) {
+  const publicKeys: JWTVerifyGetKey = options.jwks
+    ? createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0])
+    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`));
+  const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : undefined;
+
+  async function verifySignature(token: string): Promise<JWTPayload> {
+    try {
+      const verified = await jwtVerify(token, publicKeys, { audience, algorithms: ['ES256', 'RS256'] })
+        .catch((error) => {
+          if (!secret) throw error;
+          return jwtVerify(token, secret, { audience, algorithms: ['HS256'] });
+        });
+      return verified.payload;
+    } catch {
+      throw invalidToken();
+    }
+  }
+
+  return async function verify(token: string): Promise<Caller> {
+    const claims = await verifySignature(token);
+    const userId = claims.sub;
+    const sessionId = claims.session_id;
+    if (claims.role !== 'authenticated' || typeof userId !== 'string' || typeof sessionId !== 'string') {
+      throw invalidToken('The access token is not a user session token');
+    }
+    return { role: 'authenticated', userId, sessionId, claims };
+  };
+}
+
+export type TokenVerifier = ReturnType<typeof createTokenVerifier>;
+
+/** The bearer token of a request, if any; a malformed Authorization header is an error, not anonymity. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Bearer ([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*)$/.exec(header.trim());
+  if (!match) throw invalidToken('The Authorization header must be "Bearer <access token>"');
+  return match[1];
+}

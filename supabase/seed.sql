@@ -1,0 +1,1 @@
+-- Optional demo data. Users are created through Supabase Auth, never inserted here.

@@ -1,0 +1,106 @@
+// supabase/config.toml → Supabase Auth's GOTRUE_* environment, the way the Supabase CLI maps it
+// (see ../shared/research/supabase-stack.md §1.4 and §3), for the Docker-free local stack.
+import type { Toml } from './config.ts';
+import type { StackKeys } from './keys.ts';
+
+export interface AuthEnvInput {
+  config: Toml;
+  keys: StackKeys;
+  port: number;
+  /** Where clients reach Auth: the gateway's /auth/v1. */
+  externalUrl: string;
+  /** Where Auth fetches the e-mail templates (it only takes URLs). */
+  templatesUrl: string;
+  databaseUrl: string;
+  smtpPort: number;
+}
+
+const templateTypes = ['invite', 'confirmation', 'recovery', 'magic_link', 'email_change', 'reauthentication'];
+
+function flag(value: unknown): string {
+  return value ? 'true' : 'false';
+}
+
+function templates(email: Toml, templatesUrl: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const type of templateTypes) {
+    const template = email.template?.[type];
+    if (!template) continue;
+    const suffix = type.toUpperCase();
+    if (template.subject) env[`GOTRUE_MAILER_SUBJECTS_${suffix}`] = template.subject;
+    if (template.content_path) {
+      const file = String(template.content_path).split('/').pop();
+      env[`GOTRUE_MAILER_TEMPLATES_${suffix}`] = `${templatesUrl}/${file}`;
+    }
+  }
+  return env;
+}
+
+function google(auth: Toml, externalUrl: string): Record<string, string> {
+  const google = auth.external?.google;
+  if (!google) return {};
+  return {
+    GOTRUE_EXTERNAL_GOOGLE_ENABLED: flag(google.enabled),
+    GOTRUE_EXTERNAL_GOOGLE_CLIENT_ID: google.client_id ?? '',
+    GOTRUE_EXTERNAL_GOOGLE_SECRET: google.secret ?? '',
+    GOTRUE_EXTERNAL_GOOGLE_REDIRECT_URI: google.redirect_uri || `${externalUrl}/callback`,
+    GOTRUE_EXTERNAL_GOOGLE_SKIP_NONCE_CHECK: flag(google.skip_nonce_check),
+  };
+}
+
+export function authEnv(input: AuthEnvInput): Record<string, string> {
+  const { config, keys } = input;
+  const auth = config.auth;
+  const email = auth.email ?? {};
+  const limits = auth.rate_limit ?? {};
+  const smtp = config.local_smtp ?? {};
+  const validMethods = 'HS256,RS256,ES256';
+  return {
+    GOTRUE_API_HOST: '127.0.0.1',
+    GOTRUE_API_PORT: String(input.port),
+    API_EXTERNAL_URL: input.externalUrl,
+    GOTRUE_SITE_URL: auth.site_url,
+    GOTRUE_URI_ALLOW_LIST: (auth.additional_redirect_urls ?? []).join(','),
+    GOTRUE_DISABLE_SIGNUP: flag(!auth.enable_signup),
+    GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED: flag(auth.enable_anonymous_sign_ins),
+
+    GOTRUE_DB_DRIVER: 'postgres',
+    GOTRUE_DB_DATABASE_URL: input.databaseUrl,
+
+    GOTRUE_JWT_ADMIN_ROLES: 'service_role',
+    GOTRUE_JWT_AUD: 'authenticated',
+    GOTRUE_JWT_DEFAULT_GROUP_NAME: 'authenticated',
+    GOTRUE_JWT_EXP: String(auth.jwt_expiry ?? 3600),
+    GOTRUE_JWT_ISSUER: auth.jwt_issuer || input.externalUrl,
+    GOTRUE_JWT_SECRET: keys.jwtSecret,
+    GOTRUE_JWT_KEYS: JSON.stringify([keys.signingKey]),
+    GOTRUE_JWT_VALID_METHODS: validMethods,
+    GOTRUE_JWT_VALIDMETHODS: validMethods,
+
+    GOTRUE_PASSWORD_MIN_LENGTH: String(auth.minimum_password_length ?? 6),
+    GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED: flag(auth.enable_refresh_token_rotation),
+    GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: String(auth.refresh_token_reuse_interval ?? 10),
+    GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: flag(email.secure_password_change),
+
+    GOTRUE_EXTERNAL_EMAIL_ENABLED: flag(email.enable_signup),
+    GOTRUE_MAILER_AUTOCONFIRM: flag(!email.enable_confirmations),
+    GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED: flag(email.double_confirm_changes),
+    GOTRUE_MAILER_OTP_LENGTH: String(email.otp_length ?? 6),
+    GOTRUE_MAILER_OTP_EXP: String(email.otp_expiry ?? 3600),
+    GOTRUE_SMTP_MAX_FREQUENCY: email.max_frequency ?? '1s',
+    GOTRUE_SMTP_HOST: '127.0.0.1',
+    GOTRUE_SMTP_PORT: String(input.smtpPort),
+    GOTRUE_SMTP_ADMIN_EMAIL: smtp.admin_email ?? 'admin@example.com',
+    GOTRUE_SMTP_SENDER_NAME: smtp.sender_name ?? 'Admin',
+    ...templates(email, input.templatesUrl),
+
+    GOTRUE_RATE_LIMIT_EMAIL_SENT: String(limits.email_sent ?? 30),
+    GOTRUE_RATE_LIMIT_OTP: String(limits.sign_in_sign_ups ?? 30),
+    GOTRUE_RATE_LIMIT_TOKEN_REFRESH: String(limits.token_refresh ?? 150),
+    GOTRUE_RATE_LIMIT_VERIFY: String(limits.token_verifications ?? 30),
+    GOTRUE_RATE_LIMIT_ANONYMOUS_USERS: String(limits.anonymous_users ?? 30),
+    ...google(auth, input.externalUrl),
+
+    GOTRUE_LOG_LEVEL: 'info',
+  };
+}

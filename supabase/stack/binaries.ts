@@ -1,0 +1,81 @@
+// The Go-built servers of the local stack, built once into .local/bin and reused: Supabase Auth at a pinned
+// commit, and Mailpit at the version pinned by supabase/stack/tools/go.mod.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { binDir, repoRoot } from './config.ts';
+import { info } from './log.ts';
+import { run } from './processes.ts';
+
+/** Supabase Auth v2.189.0: the newest release whose go.mod has no `replace`, so `go install` can build it. */
+export const authModule = 'github.com/supabase/auth';
+export const authCommit = '4fa66ba71d8c55b5c95cd5635766ed8bbae6d96a';
+const authVersion = 'v2.189.0';
+
+const toolsDir = join(repoRoot, 'supabase', 'stack', 'tools');
+
+export type Binary = { path: string } | { error: string };
+
+async function hasGo(): Promise<boolean> {
+  try {
+    return (await new Deno.Command('go', { args: ['version'], stdout: 'null', stderr: 'null' }).output()).success;
+  } catch {
+    return false;
+  }
+}
+
+const noGo = 'Go 1.25 or newer is needed once to build Supabase Auth and Mailpit (the result is cached in .local/bin). ' +
+  'Install Go, or set SUPABASE_AUTH_BIN and MAILPIT_BIN to binaries you built.';
+
+/** A binary is rebuilt only when the pin it was built from changes. */
+async function cached(name: string, pin: string, build: () => Promise<void>): Promise<string> {
+  const path = join(binDir, name);
+  const stamp = `${path}.pin`;
+  if (existsSync(path) && (await Deno.readTextFile(stamp).catch(() => '')) === pin) return path;
+  if (!(await hasGo())) throw new Error(noGo);
+  await Deno.mkdir(binDir, { recursive: true });
+  const begin = performance.now();
+  info(`building ${name} with Go (only the first time; this takes a few minutes)…`);
+  await build();
+  info(`built ${name} in ${((performance.now() - begin) / 1000).toFixed(0)} s`);
+  await Deno.writeTextFile(stamp, pin);
+  return path;
+}
+
+const goEnv = { CGO_ENABLED: '0', GOBIN: binDir, GOFLAGS: '-buildvcs=false' };
+
+export async function mailpitBinary(logDir: string): Promise<string> {
+  const override = Deno.env.get('MAILPIT_BIN');
+  if (override) return override;
+  const pin = await Deno.readTextFile(join(toolsDir, 'go.sum'));
+  return cached('mailpit', pin, () =>
+    run('build-mailpit', 'go', {
+      args: ['build', '-o', join(binDir, 'mailpit'), 'github.com/axllent/mailpit'],
+      cwd: toolsDir,
+      env: goEnv,
+      logDir,
+    }));
+}
+
+/**
+ * Supabase Auth, the real server. When it cannot be built (no Go, or the module proxy refuses the pinned
+ * commit) the error is returned, not thrown: the stack then runs without Auth and says so.
+ */
+export async function authBinary(logDir: string): Promise<Binary> {
+  const override = Deno.env.get('SUPABASE_AUTH_BIN');
+  if (override) return { path: override };
+  try {
+    const path = await cached('auth', authCommit, () =>
+      run('build-auth', 'go', {
+        args: [
+          'install',
+          '-ldflags', `-X ${authModule}/internal/utilities.Version=${authVersion}`,
+          `${authModule}@${authCommit}`,
+        ],
+        env: goEnv,
+        logDir,
+      }));
+    return { path };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}

@@ -1,0 +1,80 @@
+// Reads supabase/config.toml, resolving the CLI's `env(NAME)` strings, and lays out one local stack
+// ("profile"): its folder under .local/, its ports and its URLs.
+import { parse } from 'smol-toml';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const localDir = join(repoRoot, '.local');
+export const binDir = join(localDir, 'bin');
+
+// deno-lint-ignore no-explicit-any
+export type Toml = Record<string, any>;
+
+function resolveEnvStrings(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const match = /^env\((\w+)\)$/.exec(value);
+    return match ? (Deno.env.get(match[1]) ?? '') : value;
+  }
+  if (Array.isArray(value)) return value.map(resolveEnvStrings);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnvStrings(v)]));
+  }
+  return value;
+}
+
+export function readConfig(): Toml {
+  const text = Deno.readTextFileSync(join(repoRoot, 'supabase', 'config.toml'));
+  return resolveEnvStrings(parse(text)) as Toml;
+}
+
+export interface Ports {
+  api: number; // the gateway: /auth/v1 and /functions/v1
+  db: number;
+  mailApi: number; // Mailpit's web UI and REST API
+  smtp: number;
+  auth: number; // Supabase Auth itself, behind the gateway
+  functions: number; // the facade's Deno process, behind the gateway
+}
+
+export interface Profile {
+  name: 'dev' | 'test';
+  dir: string;
+  ports: Ports;
+  /** A database the user runs already (superuser URL); the stack then creates no cluster of its own. */
+  externalDbUrl?: string;
+  /** Wipe the profile's data before starting (the test stack always starts fresh). */
+  fresh: boolean;
+}
+
+/** Ports of `npm start` come from config.toml; the test stack shifts them by 1000 so both can run at once. */
+export function profile(name: Profile['name'], config: Toml): Profile {
+  const shift = name === 'test' ? 1000 : 0;
+  const api = config.api.port + shift;
+  return {
+    name,
+    dir: join(localDir, name),
+    ports: {
+      api,
+      db: config.db.port + shift,
+      mailApi: config.local_smtp.port + shift,
+      smtp: config.local_smtp.smtp_port + shift,
+      auth: api + 5,
+      functions: api + 6,
+    },
+    externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
+    fresh: name === 'test',
+  };
+}
+
+export function urls(p: Profile) {
+  const api = `http://127.0.0.1:${p.ports.api}`;
+  return {
+    api,
+    auth: `${api}/auth/v1`,
+    functions: `${api}/functions/v1`,
+    authDirect: `http://127.0.0.1:${p.ports.auth}`,
+    functionsDirect: `http://127.0.0.1:${p.ports.functions}`,
+    mailpit: `http://127.0.0.1:${p.ports.mailApi}`,
+  };
+}

@@ -1,0 +1,104 @@
+// Postgres 15 for the local stack: a private cluster under .local/<profile>/postgres, created with initdb
+// and served on loopback, then made to look like hosted Supabase by sql/bootstrap.sql.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { info } from './log.ts';
+import { assertPortFree, run, spawn, waitFor } from './processes.ts';
+import { type Profile, repoRoot } from './config.ts';
+
+/** The local stack's well-known password, as with `supabase start`; every server listens on 127.0.0.1 only. */
+export const localPassword = 'postgres';
+
+const debianBinDir = '/usr/lib/postgresql/15/bin';
+const isRoot = Deno.uid() === 0;
+
+function binDir(): string {
+  return Deno.env.get('PG_BIN') ?? debianBinDir;
+}
+
+/** Installs Debian's Postgres 15 when it is missing and we may (root with apt-get); otherwise says how. */
+export async function ensurePostgresInstalled(logDir: string): Promise<void> {
+  if (existsSync(join(binDir(), 'postgres')) && existsSync('/usr/bin/psql')) return;
+  const command = 'apt-get update && apt-get install -y postgresql-15 postgresql-client-15';
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    throw new Error(`Postgres 15 is not installed. Install it with: sudo sh -c '${command}' (or set PG_BIN)`);
+  }
+  info(`Postgres 15 is missing: running ${command}`);
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get-update', 'apt-get', { args: ['update'], env, logDir });
+  await run('apt-get-install', 'apt-get', {
+    args: ['install', '-y', '--no-install-recommends', 'postgresql-15', 'postgresql-client-15'],
+    env,
+    logDir,
+  });
+}
+
+/** initdb refuses to run as root, so as root the cluster belongs to the `postgres` OS user. */
+function asClusterOwner(command: string, args: string[]): [string, string[]] {
+  if (!isRoot) return [command, args];
+  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]];
+}
+
+async function giveToClusterOwner(path: string): Promise<void> {
+  if (isRoot) await run('chown', 'chown', { args: ['-R', 'postgres:postgres', path], logDir: '/tmp' });
+}
+
+async function initCluster(dataDir: string, logDir: string): Promise<void> {
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const passwordFile = join(dataDir, '..', 'initdb-password');
+  await Deno.writeTextFile(passwordFile, localPassword);
+  await giveToClusterOwner(join(dataDir, '..'));
+  const [command, args] = asClusterOwner(join(binDir(), 'initdb'), [
+    '--pgdata', dataDir, '--username', 'postgres', `--pwfile=${passwordFile}`,
+    '--auth-local=trust', '--auth-host=scram-sha-256', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions',
+  ]);
+  try {
+    await run('initdb', command, { args, logDir });
+  } finally {
+    await Deno.remove(passwordFile);
+  }
+}
+
+/** Starts the profile's cluster (creating it on first use) and returns a superuser URL. */
+export async function startPostgres(profile: Profile, logDir: string): Promise<string> {
+  const port = profile.ports.db;
+  const dataDir = join(profile.dir, 'postgres');
+  const socketDir = join(profile.dir, 'postgres-socket');
+  assertPortFree(port, 'Postgres');
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    info(`creating a Postgres cluster in ${dataDir}`);
+    await initCluster(dataDir, logDir);
+  }
+  await Deno.mkdir(socketDir, { recursive: true });
+  await giveToClusterOwner(socketDir);
+  const [command, args] = asClusterOwner(join(binDir(), 'postgres'), [
+    '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
+  ]);
+  await spawn('postgres', command, { args, logDir, stopSignal: 'SIGINT' });
+  await waitFor('Postgres', async () => {
+    const ready = await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output();
+    return ready.success;
+  });
+  return `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
+}
+
+/** Applies sql/bootstrap.sql (idempotent) with the passwords the API and Auth roles log in with. */
+export async function bootstrapDatabase(superuserUrl: string, logDir: string): Promise<void> {
+  const password = decodeURIComponent(new URL(superuserUrl).password) || localPassword;
+  await run('bootstrap', 'psql', {
+    args: [
+      superuserUrl, '--quiet', '--no-psqlrc',
+      '-v', `authenticator_password=${password}`,
+      '-v', `auth_admin_password=${password}`,
+      '-f', join(repoRoot, 'sql', 'bootstrap.sql'),
+    ],
+    logDir,
+  });
+}
+
+/** The same database as another role (the roles share the superuser's password locally). */
+export function roleUrl(superuserUrl: string, role: string): string {
+  const url = new URL(superuserUrl);
+  url.username = role;
+  return url.toString();
+}

@@ -1,0 +1,116 @@
+// Brings up one local stack in order: Postgres → Mailpit → Supabase Auth → app migrations → the facade
+// behind the gateway. What `supabase start` does with Docker, done with native processes.
+import { join } from 'node:path';
+import { authBinary, mailpitBinary } from './binaries.ts';
+import { type Profile, readConfig, repoRoot, urls } from './config.ts';
+import { authEnv } from './auth-env.ts';
+import { serveGateway } from './gateway.ts';
+import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
+import { info, step, warn } from './log.ts';
+import { bootstrapDatabase, ensurePostgresInstalled, roleUrl, startPostgres } from './postgres.ts';
+import { assertPortFree, httpOk, run, spawn, waitFor } from './processes.ts';
+
+export interface Stack {
+  urls: ReturnType<typeof urls>;
+  keys: StackKeys;
+  superuserUrl: string;
+  /** Why Supabase Auth is not running, when it is not. */
+  authUnavailable?: string;
+}
+
+async function startMailpit(profile: Profile, logDir: string): Promise<void> {
+  const binary = await mailpitBinary(logDir);
+  const database = profile.name === 'dev' ? ['--database', join(profile.dir, 'mailpit.db')] : [];
+  await spawn('mailpit', binary, {
+    args: [
+      '--smtp', `127.0.0.1:${profile.ports.smtp}`,
+      '--listen', `127.0.0.1:${profile.ports.mailApi}`,
+      '--smtp-disable-rdns', '--disable-version-check', ...database,
+    ],
+    logDir,
+  });
+  await waitFor('Mailpit', httpOk(`${urls(profile).mailpit}/readyz`));
+}
+
+async function startAuth(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const binary = await authBinary(logDir);
+  if ('error' in binary) return binary.error;
+  const env = authEnv({
+    config: readConfig(),
+    keys,
+    port: profile.ports.auth,
+    externalUrl: urls(profile).auth,
+    templatesUrl: `${urls(profile).api}/email`,
+    databaseUrl: roleUrl(superuserUrl, 'supabase_auth_admin') + '?sslmode=disable',
+    smtpPort: profile.ports.smtp,
+  });
+  await run('auth-migrate', binary.path, { args: ['migrate'], env, logDir });
+  await spawn('auth', binary.path, { args: ['serve'], env, logDir });
+  await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
+  return undefined;
+}
+
+async function pushMigrations(superuserUrl: string, logDir: string): Promise<void> {
+  await run('db-push', join(repoRoot, 'node_modules', '.bin', 'supabase'), {
+    args: ['db', 'push', `--remote=${superuserUrl}`, '--include-all', '--yes', '--workdir', repoRoot],
+    cwd: repoRoot,
+    logDir,
+  });
+}
+
+/** The facade runs as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it. */
+async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const env = {
+    PORT: String(profile.ports.functions),
+    SUPABASE_URL: urls(profile).api,
+    SUPABASE_ANON_KEY: keys.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+    SUPABASE_DB_URL: roleUrl(superuserUrl, 'authenticator'),
+    SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
+  };
+  const functionDir = join(repoRoot, 'functions', 'api');
+  await spawn('functions', Deno.execPath(), {
+    args: [
+      'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
+      '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
+    ],
+    env,
+    cwd: repoRoot,
+    logDir,
+  });
+  await waitFor('the api function', async () => {
+    const response = await fetch(`${urls(profile).functionsDirect}/api/health`);
+    await response.body?.cancel();
+    return true;
+  });
+}
+
+export async function up(profile: Profile): Promise<Stack> {
+  if (profile.fresh) await Deno.remove(profile.dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(profile.dir, { recursive: true });
+  const logDir = join(profile.dir, 'logs');
+  const { ports } = profile;
+  assertPortFree(ports.api, 'API gateway');
+  assertPortFree(ports.mailApi, 'Mailpit');
+  assertPortFree(ports.smtp, 'Mailpit SMTP');
+  assertPortFree(ports.auth, 'Supabase Auth');
+  assertPortFree(ports.functions, 'api function');
+  info(`logs: ${logDir}`);
+
+  const superuserUrl = await step('Postgres 15', async () => {
+    await ensurePostgresInstalled(logDir);
+    const url = profile.externalDbUrl ?? await startPostgres(profile, logDir);
+    await bootstrapDatabase(url, logDir);
+    return url;
+  });
+  await step('Mailpit', () => startMailpit(profile, logDir));
+  const keys = await stackKeys(profile.dir);
+  const authUnavailable = await step('Supabase Auth', () => startAuth(profile, keys, superuserUrl, logDir));
+  if (authUnavailable) warn(`Supabase Auth is NOT running: ${authUnavailable}`);
+  await step('migrations (supabase db push)', () => pushMigrations(superuserUrl, logDir));
+  await step('api function and gateway', async () => {
+    await startFunctions(profile, keys, superuserUrl, logDir);
+    serveGateway(ports.api, { auth: urls(profile).authDirect, functions: urls(profile).functionsDirect });
+  });
+  return { urls: urls(profile), keys, superuserUrl, authUnavailable };
+}

@@ -1,0 +1,30 @@
+// Reads the codes Supabase Auth e-mails, through Mailpit's REST API.
+import { stack } from './stack.ts';
+
+interface MessageSummary {
+  ID: string;
+  Created: string;
+}
+
+async function getJson<T>(path: string): Promise<T> {
+  const response = await fetch(`${stack.mailpitUrl}${path}`);
+  if (!response.ok) throw new Error(`Mailpit ${path}: ${response.status}`);
+  return response.json() as Promise<T>;
+}
+
+/** The newest 6-digit code sent to `email` after `since`, waiting up to `timeoutMs` for it to arrive. */
+export async function latestCode(email: string, since = new Date(0), timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const query = encodeURIComponent(`to:"${email}"`);
+  while (Date.now() < deadline) {
+    const { messages } = await getJson<{ messages: MessageSummary[] }>(`/api/v1/search?query=${query}&limit=1`);
+    const newest = messages[0];
+    if (newest && new Date(newest.Created) >= since) {
+      const message = await getJson<{ Text: string }>(`/api/v1/message/${newest.ID}`);
+      const code = /\b(\d{6})\b/.exec(message.Text)?.[1];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code e-mailed to ${email} within ${timeoutMs} ms`);
+}
