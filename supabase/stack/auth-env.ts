@@ -82,7 +82,7 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: String(auth.refresh_token_reuse_interval ?? 10),
     GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: flag(email.secure_password_change),
 
-    GOTRUE_EXTERNAL_EMAIL_ENABLED: flag(email.enable_signup),
+    GOTRUE_EXTERNAL_EMAIL_ENABLED: flag(email.enabled ?? true),
     GOTRUE_MAILER_AUTOCONFIRM: flag(!email.enable_confirmations),
     GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED: flag(email.double_confirm_changes),
     GOTRUE_MAILER_OTP_LENGTH: String(email.otp_length ?? 6),

@@ -51,8 +51,9 @@ export async function run(name: string, command: string, options: SpawnOptions):
 /** Starts a long-running service. If it dies while the stack runs, the stack is stopped. */
 export async function spawn(name: string, command: string, options: SpawnOptions): Promise<void> {
   const { path, file } = await openLog(options.logDir, name);
-  const process = new Deno.Command(command, {
-    args: options.args,
+  // setsid: a terminal's Ctrl-C reaches only the orchestrator, which then stops the services in order.
+  const process = new Deno.Command('setsid', {
+    args: [command, ...options.args],
     env: options.env,
     cwd: options.cwd,
     stdin: 'null',
