@@ -107,7 +107,11 @@ export async function up(profile: Profile): Promise<Stack> {
   const keys = await stackKeys(profile.dir);
   const authUnavailable = await step('Supabase Auth', () => startAuth(profile, keys, superuserUrl, logDir));
   if (authUnavailable) warn(`Supabase Auth is NOT running: ${authUnavailable}`);
-  await step('migrations (supabase db push)', () => pushMigrations(superuserUrl, logDir));
+  if (authUnavailable) {
+    warn('app migrations skipped: they build on the auth schema, which Supabase Auth creates');
+  } else {
+    await step('migrations (supabase db push)', () => pushMigrations(superuserUrl, logDir));
+  }
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, superuserUrl, logDir);
     serveGateway(ports.api, { auth: urls(profile).authDirect, functions: urls(profile).functionsDirect });
