@@ -1,0 +1,61 @@
+// Accounts for database tests, made through the real Supabase Auth: created confirmed by the admin API,
+// then signed in with a password, so each actor carries the claims of a real session.
+import { AuthClient } from '@supabase/auth-js';
+import { decodeJwt } from 'jose';
+import type { Actor } from './db.ts';
+import { asRoot } from './db.ts';
+import { stack } from './stack.ts';
+import { authClient, defaultPassword, uniqueEmail } from './users.ts';
+
+const admin = new AuthClient({
+  url: `${stack.apiUrl}/auth/v1`,
+  headers: { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}` },
+  persistSession: false,
+  autoRefreshToken: false,
+}).admin;
+
+export interface Account extends Actor {
+  id: string;
+  username: string;
+  email: string;
+  accessToken: string;
+}
+
+let counter = 0;
+
+/** A fresh username of `label` plus a unique suffix (3 to 30 of a-z 0-9 . _). */
+export function uniqueUsername(label: string): string {
+  counter += 1;
+  return `${label}_${Date.now().toString(36)}${counter}`.slice(0, 30);
+}
+
+export async function createAccount(
+  label: string,
+  options: { isPrivate?: boolean; timeZone?: string } = {},
+): Promise<Account> {
+  const email = uniqueEmail(label);
+  const username = uniqueUsername(label);
+  const created = await admin.createUser({
+    email,
+    password: defaultPassword,
+    email_confirm: true,
+    user_metadata: { username, time_zone: options.timeZone ?? 'UTC' },
+  });
+  if (created.error) throw created.error;
+  const id = created.data.user.id;
+  if (options.isPrivate) await asRoot`update public.profiles set is_private = true where id = ${id}`;
+  const signedIn = await authClient().signInWithPassword({ email, password: defaultPassword });
+  if (signedIn.error) throw signedIn.error;
+  const accessToken = signedIn.data.session.access_token;
+  return { name: label, role: 'authenticated', claims: decodeJwt(accessToken), id, username, email, accessToken };
+}
+
+export async function makeAdmin(account: Account): Promise<void> {
+  await asRoot`insert into private.admins (user_id) values (${account.id})`;
+}
+
+/** What an admin ban does to the account, done directly (the admin functions are tested separately). */
+export async function banDirectly(account: Account): Promise<void> {
+  await asRoot`update public.profiles set banned_at = now() where id = ${account.id}`;
+  await asRoot`update auth.users set banned_until = 'infinity' where id = ${account.id}`;
+}
