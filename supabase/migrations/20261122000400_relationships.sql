@@ -3,7 +3,7 @@
 create type public.follow_status as enum ('pending', 'accepted');
 
 create table public.follows (
-  follower_id uuid not null references public.profiles (id) on delete cascade,
+  follower_id uuid not null default private.uid() references public.profiles (id) on delete cascade,
   followee_id uuid not null references public.profiles (id) on delete cascade,
   status public.follow_status not null default 'pending',
   since timestamptz not null default now(),
@@ -19,7 +19,7 @@ comment on column public.follows.status is 'pending (a request to a private acco
 comment on column public.follows.since is 'When the row reached its status: the request, or the acceptance.';
 
 create table public.close_friends (
-  owner_id uuid not null references public.profiles (id) on delete cascade,
+  owner_id uuid not null default private.uid() references public.profiles (id) on delete cascade,
   friend_id uuid not null references public.profiles (id) on delete cascade,
   created_at timestamptz not null default now(),
   primary key (owner_id, friend_id),
@@ -32,7 +32,7 @@ create index close_friends_friend_idx on public.close_friends (friend_id);
 comment on table public.close_friends is 'One-sided list an account keeps; members are neither asked nor told.';
 
 create table public.blocks (
-  blocker_id uuid not null references public.profiles (id) on delete cascade,
+  blocker_id uuid not null default private.uid() references public.profiles (id) on delete cascade,
   blocked_id uuid not null references public.profiles (id) on delete cascade,
   created_at timestamptz not null default now(),
   primary key (blocker_id, blocked_id),
