@@ -159,13 +159,15 @@ stable
 set search_path = ''
 as $$
 declare
+  v_me uuid;
   v_owner public.profiles;
 begin
   if p_day is null then
     perform private.fail(400, 'invalid_date', 'Give the day as an ISO date (YYYY-MM-DD)');
   end if;
   if p_username is null then
-    select * into v_owner from public.profiles p where p.id = private.require_uid();
+    v_me := private.require_uid();
+    select * into v_owner from public.profiles p where p.id = v_me;
   else
     v_owner := private.find_user(p_username);
   end if;
@@ -187,13 +189,15 @@ stable
 set search_path = ''
 as $$
 declare
+  v_me uuid;
   v_owner public.profiles;
   v_to date;
   v_from date;
   v_days jsonb;
 begin
   if p_username is null then
-    select * into v_owner from public.profiles p where p.id = private.require_uid();
+    v_me := private.require_uid();
+    select * into v_owner from public.profiles p where p.id = v_me;
   else
     v_owner := private.find_user(p_username);
   end if;

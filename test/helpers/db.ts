@@ -41,3 +41,47 @@ export async function errorOf(work: Promise<unknown>): Promise<{ code: string; h
   }
   throw new Error('expected an error, but the statement succeeded');
 }
+
+const parameterTypes = new Map<string, Map<string, string>>();
+
+async function typesOf(fn: string): Promise<Map<string, string>> {
+  let types = parameterTypes.get(fn);
+  if (!types) {
+    const [row] = await asRoot`
+      select p.proargnames as names,
+        array(select format_type(t.oid, null) from unnest(p.proargtypes) with ordinality t(oid, n) order by t.n) as types
+      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public' and p.proname = ${fn}`;
+    if (!row) throw new Error(`no function public.${fn}`);
+    types = new Map((row.names as string[]).map((name, i) => [name, row.types[i] as string]));
+    parameterTypes.set(fn, types);
+  }
+  return types;
+}
+
+/** How PostgREST turns one JSON argument into the parameter's type. */
+function fromJson(name: string, type: string): string {
+  if (type === 'jsonb' || type === 'json') return `(args -> '${name}')::${type}`;
+  if (type.endsWith('[]')) {
+    return `(select array_agg(e)::${type} from jsonb_array_elements_text(args -> '${name}') e)`;
+  }
+  return `(args ->> '${name}')::${type}`;
+}
+
+/**
+ * Calls an API function as `actor`, the way supabase-js `rpc()` does through PostgREST: the arguments
+ * travel as one JSON object and Postgres converts each to its parameter's type. One transaction.
+ */
+// deno-lint-ignore no-explicit-any
+export async function rpc(actor: Actor, fn: string, args: Record<string, unknown> = {}): Promise<any> {
+  if (!/^[a-z_]+$/.test(fn)) throw new Error(`not a function name: ${fn}`);
+  const types = await typesOf(fn);
+  const list = Object.keys(args).map((name) => {
+    const type = types.get(name);
+    if (!type) throw new Error(`public.${fn} has no parameter ${name}`);
+    return `${name} => ${fromJson(name, type)}`;
+  });
+  const [row] = await as(actor, (tx) =>
+    tx.unsafe(`select public.${fn}(${list.join(', ')}) as result from (select $1::jsonb as args) a`, [args as never]));
+  return row.result;
+}
