@@ -1,0 +1,138 @@
+// Comments and replies, their deletion rights; reports, bans and the ban history of admins.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+describe.skipIf(!authIsRunning)('comments', () => {
+  it('are written on visible posts, replied to, liked, listed newest first', async () => {
+    const author = await createAccount('author');
+    const reader = await createAccount('reader');
+    const post = await rpc(author, 'create_post', { p_body: 'talk to me' });
+    const first = await rpc(reader, 'comment_post', { p_post_id: post.id, p_body: 'first' });
+    const second = await rpc(author, 'comment_post', { p_post_id: post.id, p_body: 'second' });
+    const reply = await rpc(author, 'reply_comment', { p_comment_id: first.id, p_body: 'thanks' });
+    expect(reply).toMatchObject({ parent_id: first.id, post_id: post.id });
+    expect(await rpc(author, 'like_comment', { p_comment_id: first.id })).toMatchObject({ likes_count: 1, replies_count: 1, viewer: { liked: true } });
+
+    const top = await rpc(reader, 'post_comments', { p_post_id: post.id });
+    expect(top.items.map((c: { id: string }) => c.id)).toEqual([second.id, first.id]);
+    expect((await rpc(reader, 'comment_replies', { p_comment_id: first.id })).items.map((c: { id: string }) => c.id)).toEqual([reply.id]);
+    expect((await rpc(reader, 'comment_likes', { p_comment_id: first.id })).items.map((u: { username: string }) => u.username)).toEqual([author.username]);
+    expect((await rpc(reader, 'get_post', { p_post_id: post.id })).comments_count).toBe(3);
+    expect(await errorOf(rpc(reader, 'comment_post', { p_post_id: post.id, p_body: 'x'.repeat(501) }))).toMatchObject({ code: '23514' });
+  });
+
+  it("are deleted by their author, the post's author or an admin, with their replies; not by others", async () => {
+    const author = await createAccount('author');
+    const commenter = await createAccount('commenter');
+    const bystander = await createAccount('bystander');
+    const admin = await createAccount('admin');
+    await makeAdmin(admin);
+    const post = await rpc(author, 'create_post', { p_body: 'moderated' });
+    const c1 = await rpc(commenter, 'comment_post', { p_post_id: post.id, p_body: 'one' });
+    await rpc(bystander, 'reply_comment', { p_comment_id: c1.id, p_body: 'reply' });
+    const c2 = await rpc(commenter, 'comment_post', { p_post_id: post.id, p_body: 'two' });
+    const c3 = await rpc(commenter, 'comment_post', { p_post_id: post.id, p_body: 'three' });
+
+    expect(await errorOf(rpc(bystander, 'delete_comment', { p_comment_id: c1.id }))).toMatchObject({ code: 'PT403' });
+    expect(await rpc(commenter, 'delete_comment', { p_comment_id: c1.id })).toEqual({ deleted: true, id: c1.id });
+    expect(await rpc(author, 'delete_comment', { p_comment_id: c2.id })).toMatchObject({ deleted: true });
+    expect(await rpc(admin, 'delete_comment', { p_comment_id: c3.id })).toMatchObject({ deleted: true });
+    expect((await rpc(author, 'get_post', { p_post_id: post.id })).comments_count).toBe(0);
+  });
+});
+
+describe.skipIf(!authIsRunning)('moderation', () => {
+  let admin: Account;
+  let otherAdmin: Account;
+
+  beforeAll(async () => {
+    admin = await createAccount('admin');
+    otherAdmin = await createAccount('admin');
+    await makeAdmin(admin);
+    await makeAdmin(otherAdmin);
+  });
+
+  it('admin paths refuse non-admins with 403 and anonymous callers with 401', async () => {
+    const user = await createAccount('user');
+    expect(await errorOf(rpc(user, 'admin_reports'))).toMatchObject({ code: 'PT403', hint: 'admin_only' });
+    expect(await errorOf(rpc(user, 'admin_ban_user', { p_username: admin.username }))).toMatchObject({ code: 'PT403' });
+    expect((await rpc(admin, 'admin_reports')).items).toEqual(expect.any(Array));
+  });
+
+  it('reports are grouped per element for admins and can be dismissed', async () => {
+    const troll = await createAccount('troll');
+    const r1 = await createAccount('reporter');
+    const r2 = await createAccount('reporter');
+    const post = await rpc(troll, 'create_post', { p_body: 'spam spam' });
+    await rpc(r1, 'report_post', { p_post_id: post.id, p_reason: 'spam' });
+    const second = await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'also spam' });
+    const page = await rpc(admin, 'admin_reports', { p_type: 'post' });
+    const group = page.items.find((g: { target_id: string }) => g.target_id === post.id);
+    expect(group).toMatchObject({ target_type: 'post', reports_count: 2 });
+    expect(group.latest_reports.map((r: { reason: string }) => r.reason)).toEqual(['also spam', 'spam']);
+    expect(await rpc(admin, 'admin_dismiss_report', { p_report_id: second.id })).toEqual({ deleted: true, id: second.id });
+    expect(await errorOf(rpc(admin, 'admin_dismiss_report', { p_report_id: second.id }))).toMatchObject({ code: 'PT404' });
+    expect(await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'still spam' })).toMatchObject({ target_type: 'post' });
+  });
+
+  it('a banned user disappears, loses their sessions, is listed, can be unbanned; the history keeps both', async () => {
+    const bad = await createAccount('bad');
+    const watcher = await createAccount('watcher');
+    const post = await rpc(bad, 'create_post', { p_body: 'bad day' });
+    expect(await rpc(admin, 'admin_ban_user', { p_username: bad.username, p_reason: 'abuse' })).toMatchObject({ banned: true });
+    expect(await errorOf(rpc(watcher, 'get_profile', { p_username: bad.username }))).toMatchObject({ code: 'PT404' });
+    expect(await errorOf(rpc(watcher, 'get_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT404' });
+    expect(await as(bad, (tx) => tx`select private.uid() as uid`)).toEqual([{ uid: null }]);
+    expect(await asRoot`select 1 from auth.sessions where user_id = ${bad.id}`).toEqual([]);
+    const bans = await rpc(admin, 'admin_bans', { p_type: 'user' });
+    expect(bans.items.some((b: { user: { id: string } }) => b.user.id === bad.id)).toBe(true);
+    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: bad.username, p_ban: true }))).toMatchObject({ code: 'PT409', hint: 'already_banned' });
+
+    expect(await rpc(otherAdmin, 'admin_ban_user', { p_username: bad.username, p_reason: 'appeal' })).toMatchObject({ banned: false });
+    expect(await rpc(watcher, 'get_profile', { p_username: bad.username })).toMatchObject({ username: bad.username });
+    const history = await rpc(admin, 'admin_ban_history', { p_element_id: bad.id });
+    expect(history.items.map((h: { action: string; reason: string }) => [h.action, h.reason])).toEqual([['unban', 'appeal'], ['ban', 'abuse']]);
+    const byAdmin = await rpc(admin, 'admin_ban_history_by_admin', { p_username: otherAdmin.username });
+    expect(byAdmin.items.some((h: { element_id: string }) => h.element_id === bad.id)).toBe(true);
+  });
+
+  it('admins cannot be banned', async () => {
+    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: otherAdmin.username }))).toMatchObject({ code: 'PT409', hint: 'cannot_ban_admin' });
+  });
+
+  it('a banned post is hidden except from admins and its author, and only then deletable by an admin', async () => {
+    const author = await createAccount('author');
+    const reader = await createAccount('reader');
+    const post = await rpc(author, 'create_post', { p_body: 'borderline' });
+    expect(await errorOf(rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT409', hint: 'not_banned' });
+    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: 'nsfw' })).toMatchObject({ banned: true, post: { banned: true } });
+    expect(await errorOf(rpc(reader, 'get_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT404' });
+    expect(await rpc(author, 'get_post', { p_post_id: post.id })).toMatchObject({ banned: true });
+    expect(await rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id })).toEqual({ deleted: true, id: post.id });
+    expect((await rpc(admin, 'admin_ban_history', { p_element_id: post.id })).items).toHaveLength(1);
+  });
+
+  it('deleting a banned user removes all they own and keeps their e-mail from registering again', async () => {
+    const gone = await createAccount('gone');
+    await rpc(gone, 'create_post', { p_body: 'last words' });
+    expect(await errorOf(rpc(admin, 'admin_delete_banned_user', { p_username: gone.username }))).toMatchObject({ code: 'PT409' });
+    await rpc(admin, 'admin_ban_user', { p_username: gone.username, p_reason: 'spam' });
+    expect(await rpc(admin, 'admin_delete_banned_user', { p_username: gone.username })).toMatchObject({ deleted: true, id: gone.id });
+    expect(await asRoot`select 1 from auth.users where id = ${gone.id}`).toEqual([]);
+    expect(await asRoot`select 1 from public.posts where author_id = ${gone.id}`).toEqual([]);
+    expect(await asRoot`select 1 from private.banned_emails where email = ${gone.email}`).toHaveLength(1);
+    expect((await rpc(admin, 'admin_ban_history', { p_element_id: gone.id })).items).toHaveLength(1);
+    const again = await errorOf(asRoot`insert into auth.users (id, email, aud, role) values (gen_random_uuid(), ${gone.email}, 'authenticated', 'authenticated')`);
+    expect(again).toMatchObject({ code: 'PT403', hint: 'email_banned' });
+  });
+
+  it('admin rights are revoked at once', async () => {
+    const temp = await createAccount('temp');
+    await makeAdmin(temp);
+    expect((await rpc(temp, 'admin_bans')).items).toEqual(expect.any(Array));
+    await asRoot`select private.grant_admin(${temp.username}, false)`;
+    expect(await errorOf(rpc(temp, 'admin_bans'))).toMatchObject({ code: 'PT403' });
+  });
+});

@@ -1,0 +1,43 @@
+// Counters stay exact under concurrent writes: after a burst of simultaneous likes, unlikes, follows and
+// unfollows, every counter equals a recount of the rows (private.recount_counters corrects nothing).
+import { describe, expect, it } from 'vitest';
+import { createAccount } from '../helpers/accounts.ts';
+import { asRoot, rpc } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+describe.skipIf(!authIsRunning)('counters under concurrency', () => {
+  it('equal a recount after simultaneous likes, unlikes, follows, unfollows and comments', async () => {
+    const star = await createAccount('star');
+    const fans = await Promise.all(Array.from({ length: 10 }, () => createAccount('fan')));
+    const post = await rpc(star, 'create_post', { p_body: 'popular' });
+
+    const burst = fans.flatMap((fan, i) => [
+      ...Array.from({ length: 5 }, () => rpc(fan, 'like_post', { p_post_id: post.id })),
+      ...Array.from({ length: 3 + (i % 2) }, () => rpc(fan, 'follow', { p_username: star.username })),
+      rpc(fan, 'follow', { p_username: fans[(i + 1) % fans.length].username }),
+      rpc(fan, 'comment_post', { p_post_id: post.id, p_body: `comment ${i}` }),
+    ]);
+    const results = await Promise.allSettled(burst);
+    // A toggle may lose a race (another toggle of the same pair committed first); none may corrupt a count.
+    const failures = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    for (const failure of failures) expect(failure.reason.code).toMatch(/^(40001|40P01|23505)$/);
+
+    const [{ likes }] = await asRoot`select count(*)::int as likes from public.post_likes where post_id = ${post.id}`;
+    const [{ followers }] = await asRoot`select count(*)::int as followers from public.follows where followee_id = ${star.id} and status = 'accepted'`;
+    const fresh = await rpc(star, 'get_post', { p_post_id: post.id });
+    expect(fresh.likes_count).toBe(likes);
+    expect(fresh.comments_count).toBe(10);
+    expect((await rpc(star, 'get_profile', { p_username: star.username })).followers_count).toBe(followers);
+    const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
+    expect(corrected).toBe(0);
+  });
+
+  it('recount_counters repairs a counter that drifted', async () => {
+    const author = await createAccount('author');
+    const post = await rpc(author, 'create_post', { p_body: 'drift' });
+    await asRoot`update public.posts set likes_count = 42 where id = ${post.id}`;
+    const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
+    expect(corrected).toBe(1);
+    expect((await rpc(author, 'get_post', { p_post_id: post.id })).likes_count).toBe(0);
+  });
+});
