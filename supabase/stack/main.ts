@@ -2,12 +2,17 @@
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   reset  wipes the development stack's data (database, mail, keys)
+//   types  regenerates functions/api/database.types.ts from the running development database
+//   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { profile, readConfig, repoRoot } from './config.ts';
 import { elapsed, info, warn } from './log.ts';
 import { assertPortFree, stopAll } from './processes.ts';
+import { localPassword } from './postgres.ts';
 import { type Stack, up } from './stack.ts';
+
+const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
 function onStopSignal(handler: () => void): void {
   Deno.addSignalListener('SIGINT', handler);
@@ -91,12 +96,56 @@ async function reset(): Promise<void> {
   info(`removed ${dev.dir}; the next \`npm start\` creates a fresh database and keys`);
 }
 
+function devDatabaseUrl(): string {
+  const dev = profile('dev', readConfig());
+  return dev.externalDbUrl ?? `postgresql://postgres:${localPassword}@127.0.0.1:${dev.ports.db}/postgres`;
+}
+
+/** The local cluster has no TLS; saying so keeps the CLI from printing a warning into the types. */
+function withoutTls(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.searchParams.has('sslmode')) parsed.searchParams.set('sslmode', 'disable');
+  return parsed.toString();
+}
+
+async function types(): Promise<void> {
+  const output = await new Deno.Command(join(repoRoot, 'node_modules', '.bin', 'supabase'), {
+    args: ['gen', 'types', 'typescript', `--remote=${withoutTls(devDatabaseUrl())}`, '--schema', 'public'],
+    cwd: repoRoot,
+    stdin: 'null',
+    stderr: 'inherit',
+  }).output();
+  if (!output.success) throw new Error('supabase gen types failed: is `npm start` running?');
+  await Deno.writeFile(typesFile, output.stdout);
+  info(`wrote ${typesFile}`);
+}
+
+async function grantAdmin([username, flag]: string[]): Promise<void> {
+  if (!username) throw new Error('usage: npm run grant-admin -- <username> [--revoke]');
+  const grant = flag !== '--revoke';
+  // Through standard input, where psql quotes the :'username' variable safely.
+  const psql = new Deno.Command('psql', {
+    args: [devDatabaseUrl(), '--quiet', '--no-psqlrc', '-v', 'ON_ERROR_STOP=1', '-v', `username=${username}`],
+    stdin: 'piped',
+    stdout: 'null',
+    stderr: 'piped',
+  }).spawn();
+  const writer = psql.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(`select private.grant_admin(:'username', ${grant});\n`));
+  await writer.close();
+  const result = await psql.output();
+  if (!result.success) throw new Error(new TextDecoder().decode(result.stderr).trim());
+  info(`${grant ? 'granted admin rights to' : 'revoked admin rights from'} @${username}`);
+}
+
 const [command, ...rest] = Deno.args;
 try {
   if (command === 'start') await start();
   else if (command === 'test') Deno.exit(await test(rest));
   else if (command === 'reset') await reset();
-  else throw new Error(`unknown command "${command}": use start, test or reset`);
+  else if (command === 'types') await types();
+  else if (command === 'grant-admin') await grantAdmin(rest);
+  else throw new Error(`unknown command "${command}": use start, test, reset, types or grant-admin`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();
