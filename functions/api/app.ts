@@ -4,10 +4,12 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
+import { createAuthApi } from './lib/auth-api.ts';
 import { createSql } from './lib/db.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
+import { account } from './routes/account.ts';
 import { auth } from './routes/auth.ts';
 import { health } from './routes/health.ts';
 
@@ -22,6 +24,7 @@ export function createDeps(env: Env): Deps {
       jwks: env.SUPABASE_JWKS,
       jwtSecret: env.SUPABASE_JWT_SECRET,
     }),
+    auth: createAuthApi(env),
   };
 }
 
@@ -30,6 +33,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(requestId());
   app.use(async (c, next) => {
     c.set('deps', deps);
+    c.set('clientIp', c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || undefined);
     await next();
   });
   app.use(bodyLimit({
@@ -41,6 +45,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
 
   app.route('/', health);
   app.route('/', auth);
+  app.route('/', account);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

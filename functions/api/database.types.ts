@@ -295,6 +295,9 @@ isOneToOne: false
 "calendar":
 { Args: { "p_from"?: string,"p_to"?: string,"p_username"?: string }; Returns: Json
                            },
+"check_registration":
+{ Args: { "p_email": string,"p_time_zone"?: string,"p_username": string }; Returns: Json
+                           },
 "close_friends":
 { Args: { "p_cursor"?: string,"p_limit"?: number }; Returns: Json
                            },
@@ -346,6 +349,9 @@ isOneToOne: false
 "like_post":
 { Args: { "p_like"?: boolean,"p_post_id": string }; Returns: Json
                            },
+"me":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "post_comments":
 { Args: { "p_cursor"?: string,"p_limit"?: number,"p_post_id": string }; Returns: Json
                            },
@@ -370,11 +376,17 @@ isOneToOne: false
 "report_user":
 { Args: { "p_reason": string,"p_username": string }; Returns: Json
                            },
+"reset_profile_picture":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "respond_follow_request":
 { Args: { "p_accept": boolean,"p_username": string }; Returns: Json
                            },
 "set_close_friend":
 { Args: { "p_close"?: boolean,"p_username": string }; Returns: Json
+                           },
+"update_profile":
+{ Args: { "p_changes": Json }; Returns: Json
                            },
 "user_posts":
 { Args: { "p_cursor"?: string,"p_limit"?: number,"p_username": string }; Returns: Json

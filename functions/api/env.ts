@@ -23,6 +23,11 @@ const envSchema = z.object({
   /** Only for projects still signing user tokens with the legacy HS256 secret. */
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+  /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
+  AUTH_REDIRECT_URLS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((url) => url.trim()).filter(Boolean)),
 });
 
 export type Env = z.infer<typeof envSchema>;

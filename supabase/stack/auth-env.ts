@@ -99,6 +99,8 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_RATE_LIMIT_TOKEN_REFRESH: String(limits.token_refresh ?? 150),
     GOTRUE_RATE_LIMIT_VERIFY: String(limits.token_verifications ?? 30),
     GOTRUE_RATE_LIMIT_ANONYMOUS_USERS: String(limits.anonymous_users ?? 30),
+    // Per-client limits keyed on the address the gateway (and the facade) forward, as on hosted projects.
+    GOTRUE_RATE_LIMIT_HEADER: 'X-Forwarded-For',
     ...google(auth, input.externalUrl),
 
     GOTRUE_LOG_LEVEL: 'info',

@@ -20,21 +20,25 @@ function unavailable(service: string) {
 
 /** Forwards a request to `upstream`, dropping the gateway's path prefix. */
 function forward(prefix: string, upstream: string, service: string) {
-  return async (c: { req: { url: string; raw: Request } }) => {
+  return async (c: { req: { url: string; raw: Request }; env: { remoteAddr?: Deno.NetAddr } }) => {
     const url = new URL(c.req.url);
     const target = `${upstream}${url.pathname.slice(prefix.length)}${url.search}`;
     try {
       // A new request rather than the incoming one: its abort signal must not cut the upstream call short.
-      const { method, headers, body } = c.req.raw;
-      return await proxy(target, { method, headers, body, duplex: 'half' } as RequestInit);
+      const { method, body } = c.req.raw;
+      const headers = new Headers(c.req.raw.headers);
+      // As hosted Supabase's gateway does: tell the service who the client is.
+      if (!headers.has('x-forwarded-for') && c.env.remoteAddr) headers.set('x-forwarded-for', c.env.remoteAddr.hostname);
+      // redirect: 'manual' hands redirects to the client, as a gateway must.
+      return await proxy(target, { method, headers, body, duplex: 'half', redirect: 'manual' } as RequestInit);
     } catch {
       return unavailable(service);
     }
   };
 }
 
-export function createGateway(upstreams: GatewayUpstreams): Hono {
-  const gateway = new Hono();
+export function createGateway(upstreams: GatewayUpstreams) {
+  const gateway = new Hono<{ Bindings: { remoteAddr?: Deno.NetAddr } }>();
   gateway.all('/auth/v1/*', forward('/auth/v1', upstreams.auth, 'Supabase Auth'));
   gateway.all('/functions/v1/*', forward('/functions/v1', upstreams.functions, 'The api function'));
   gateway.get('/email/:file{[a-z_]+\\.html}', async (c) => {
@@ -45,5 +49,7 @@ export function createGateway(upstreams: GatewayUpstreams): Hono {
 }
 
 export function serveGateway(port: number, upstreams: GatewayUpstreams): Deno.HttpServer {
-  return Deno.serve({ hostname: '127.0.0.1', port, onListen: () => {} }, createGateway(upstreams).fetch);
+  const gateway = createGateway(upstreams);
+  return Deno.serve({ hostname: '127.0.0.1', port, onListen: () => {} }, (request, info) =>
+    gateway.fetch(request, { remoteAddr: info.remoteAddr as Deno.NetAddr }));
 }

@@ -52,6 +52,8 @@ function testEnv(stack: Stack): Record<string, string> {
     STACK_ANON_KEY: stack.keys.anonKey,
     STACK_SERVICE_ROLE_KEY: stack.keys.serviceRoleKey,
     STACK_AUTH_UNAVAILABLE: stack.authUnavailable ?? '',
+    // The test stack's own signing key, so tests can forge expired or wrongly addressed tokens.
+    STACK_SIGNING_KEY: JSON.stringify(stack.keys.signingKey),
   };
 }
 

@@ -60,6 +60,7 @@ async function pushMigrations(superuserUrl: string, logDir: string): Promise<voi
 
 /** The facade runs as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it. */
 async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const config = readConfig();
   const env = {
     PORT: String(profile.ports.functions),
     SUPABASE_URL: urls(profile).api,
@@ -67,6 +68,7 @@ async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: s
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
     SUPABASE_DB_URL: roleUrl(superuserUrl, 'authenticator'),
     SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
+    AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
   const functionDir = join(repoRoot, 'functions', 'api');
   await spawn('functions', Deno.execPath(), {

@@ -65,10 +65,11 @@ describe.skipIf(!authIsRunning)('GET /auth/user with a session from Supabase Aut
     userId = session.user.id;
   });
 
-  it('answers 200 with the caller as the database sees them', async () => {
+  it('answers 200 with the caller as the database sees them, own e-mail included', async () => {
     const response = await api('GET', '/auth/user', { token: accessToken });
     expect(response.status).toBe(200);
     expect(response.body.user).toEqual({ id: userId, email });
+    expect(response.body.profile).toMatchObject({ id: userId, email, viewer: null });
   });
 
   it('answers 401 when the same token has one character of its signature changed', async () => {

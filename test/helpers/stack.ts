@@ -13,6 +13,8 @@ export const stack = {
   mailpitUrl: required('STACK_MAILPIT_URL'),
   anonKey: required('STACK_ANON_KEY'),
   serviceRoleKey: required('STACK_SERVICE_ROLE_KEY'),
+  /** The private ES256 key Auth signs with (a JWK), for forging tokens in tests. */
+  signingKey: JSON.parse(required('STACK_SIGNING_KEY')) as Record<string, string>,
   /** Empty when Supabase Auth runs; otherwise why it does not. */
   authUnavailable: process.env.STACK_AUTH_UNAVAILABLE ?? '',
 };

@@ -1,5 +1,6 @@
 // What every handler can reach through `c.var`: the shared dependencies, the request id and the caller.
 import type { Env } from '../env.ts';
+import type { AuthApi } from './auth-api.ts';
 import type { Sql } from './db.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
@@ -7,6 +8,7 @@ export interface Deps {
   env: Env;
   sql: Sql;
   verifyToken: TokenVerifier;
+  auth: AuthApi;
 }
 
 export interface AppEnv {
@@ -14,5 +16,7 @@ export interface AppEnv {
     requestId: string;
     deps: Deps;
     caller: Caller;
+    /** The client's address, as the gateway in front of the function reports it. */
+    clientIp: string | undefined;
   };
 }

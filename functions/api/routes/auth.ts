@@ -1,35 +1,259 @@
-// The /auth paths. For now only GET /auth/user, the signed-in caller as the database sees them.
+// The /auth paths: registration, confirmation, login (also with Google), refresh, password recovery,
+// the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
-import { errorResponse } from '../lib/errors.ts';
+import { fromAuth } from '../lib/auth-errors.ts';
+import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
+import { ownProfile, sessionReply } from '../lib/session.ts';
+import { anonymous } from '../lib/tokens.ts';
+import {
+  Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, SessionSchema, TimeZone, Username,
+} from './schemas.ts';
 
-const CurrentUserSchema = z
-  .object({
-    user: z.object({
-      id: z.uuid(),
-      email: z.string().nullable(),
-    }),
-  })
-  .openapi('CurrentUser');
+const tags = ['auth'];
+const sentAnyway = 'If an account exists for this address, we sent it a code';
+
+const register = createRoute({
+  method: 'post',
+  path: '/auth/register',
+  tags,
+  summary: 'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
+  request: body(z.object({
+    username: Username,
+    email: Email,
+    password: Password,
+    display_name: DisplayName.optional(),
+    time_zone: TimeZone.optional(),
+  })),
+  responses: {
+    201: json(z.object({ confirmation_required: z.literal(true), email: z.string() }).openapi('Registered'), 'Registered; confirm with the e-mailed code'),
+    400: errorResponse('Invalid field, reserved username or weak password'),
+    403: errorResponse('The e-mail belongs to a banned account'),
+    409: errorResponse('Username taken'),
+    429: errorResponse('Too many attempts'),
+  },
+});
+
+const confirmEmail = createRoute({
+  method: 'post',
+  path: '/auth/confirm_email',
+  tags,
+  summary: 'Confirm an e-mail address with the 6-digit code; answers with a session',
+  request: body(z.object({ email: Email, code: Code })),
+  responses: {
+    200: json(SessionSchema, 'Confirmed and signed in'),
+    400: errorResponse('Wrong or expired code'),
+  },
+});
+
+const login = createRoute({
+  method: 'post',
+  path: '/auth/login',
+  tags,
+  summary: 'Sign in with a username or e-mail and the password',
+  request: body(z.object({
+    login: z.string().trim().min(1).max(254).openapi({ description: 'Username or e-mail', example: 'jane.doe' }),
+    password: z.string().min(1).max(72),
+  })),
+  responses: {
+    200: json(SessionSchema, 'Signed in'),
+    401: errorResponse('Wrong username, e-mail or password (one answer for both)'),
+    403: errorResponse('E-mail not confirmed, or account banned'),
+  },
+});
+
+const google = createRoute({
+  method: 'get',
+  path: '/auth/google',
+  tags,
+  summary: 'Start signing in (or up) with Google: a redirect to Supabase Auth',
+  description: 'After Google, Supabase Auth redirects to `redirect_to` with the session in the URL fragment ' +
+    '(`#access_token=…&refresh_token=…`). `redirect_to` must be one of the configured URLs.',
+  request: { query: z.object({ redirect_to: z.url() }) },
+  responses: {
+    302: { description: 'To Supabase Auth, which sends the browser on to Google' },
+    400: errorResponse('redirect_to is missing or not allowed'),
+  },
+});
+
+const refresh = createRoute({
+  method: 'post',
+  path: '/auth/refresh',
+  tags,
+  summary: 'Trade a refresh token for a new session (the refresh token rotates)',
+  request: body(z.object({ refresh_token: z.string().min(1).max(512) })),
+  responses: {
+    200: json(SessionSchema, 'A new session'),
+    401: errorResponse('Invalid, used or expired refresh token'),
+    403: errorResponse('Account banned'),
+  },
+});
+
+const forgetPassword = createRoute({
+  method: 'post',
+  path: '/auth/forget_password',
+  tags,
+  summary: 'E-mail a password reset code; the same answer whether or not the account exists',
+  request: body(z.object({ email: Email })),
+  responses: { 200: json(MessageSchema, 'Done (or nothing to do)'), 400: errorResponse('Invalid e-mail') },
+});
+
+const resetPassword = createRoute({
+  method: 'post',
+  path: '/auth/reset_password',
+  tags,
+  summary: 'Set a new password with the e-mailed code; signs out every other session',
+  request: body(z.object({ email: Email, code: Code, password: Password })),
+  responses: {
+    200: json(SessionSchema, 'Password changed; a new session'),
+    400: errorResponse('Wrong or expired code, or weak password'),
+  },
+});
+
+const resendCode = createRoute({
+  method: 'post',
+  path: '/auth/resend_code',
+  tags,
+  summary: 'Send the confirmation (or password reset) code again; the same answer whether or not the account exists',
+  request: body(z.object({ email: Email, type: z.enum(['signup', 'recovery']).default('signup') })),
+  responses: { 200: json(MessageSchema, 'Done (or nothing to do)'), 400: errorResponse('Invalid e-mail') },
+});
 
 const getUser = createRoute({
   method: 'get',
   path: '/auth/user',
-  tags: ['auth'],
-  summary: 'The signed-in user',
+  tags,
+  summary: 'The signed-in user: account and profile, with their own e-mail',
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
   responses: {
-    200: { description: 'The caller', content: { 'application/json': { schema: CurrentUserSchema } } },
-    401: errorResponse('Missing, invalid or expired access token'),
+    200: json(z.object({ user: z.object({ id: z.uuid(), email: z.string().nullable() }), profile: ProfileSchema }).openapi('CurrentUser'), 'The caller'),
+    401: errorResponse('Missing, invalid or expired access token, or the session has ended'),
   },
 });
 
-export const auth = createRouter().openapi(getUser, async (c) => {
-  const [user] = await asCaller(c.var.deps.sql, c.var.caller, (tx) =>
-    tx<{ id: string; email: string | null }[]>`
-      select auth.uid() as id, auth.jwt() ->> 'email' as email`);
-  return c.json({ user }, 200);
+const requestDeleteCode = createRoute({
+  method: 'post',
+  path: '/auth/requestdeletecode',
+  tags,
+  summary: 'E-mail the signed-in user a code that confirms deleting their account (DELETE /user)',
+  middleware: [requireUser] as const,
+  security: [{ bearerAuth: [] }],
+  responses: { 200: json(MessageSchema, 'Code sent'), 401: errorResponse('Not signed in'), 429: errorResponse('Too many codes') },
 });
+
+const logout = createRoute({
+  method: 'post',
+  path: '/auth/logout',
+  tags,
+  summary: 'End this session, or every session of the account with {"all": true}',
+  middleware: [requireUser] as const,
+  security: [{ bearerAuth: [] }],
+  request: { body: { required: false, content: { 'application/json': { schema: z.object({ all: z.boolean().default(false) }) } } } },
+  responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
+});
+
+/** The access token requireUser already verified, for the Auth endpoints that act as the user. */
+export function bearer(header: string | undefined): string {
+  return header!.slice('Bearer '.length).trim();
+}
+
+export const auth = createRouter()
+  .openapi(register, async (c) => {
+    const input = c.req.valid('json');
+    const { deps } = c.var;
+    // Precise errors first (the sign-up trigger enforces the same rules again).
+    const timeZone = input.time_zone ?? 'UTC';
+    await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
+    await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ confirmation_required: true as const, email: input.email }, 201);
+  })
+  .openapi(confirmEmail, async (c) => {
+    const { email, code } = c.req.valid('json');
+    const session = await c.var.deps.auth.verify('signup', email, code, c.var.clientIp).catch((error) => {
+      throw fromAuth(error, { otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'] });
+    });
+    return c.json(await sessionReply(c.var.deps, session), 200);
+  })
+  .openapi(login, async (c) => {
+    const { login: name, password } = c.req.valid('json');
+    const { deps } = c.var;
+    let email = name;
+    if (!name.includes('@')) {
+      const [row] = await asCaller(deps.sql, anonymous, (tx) => tx`select private.email_for_login(${name}) as email`);
+      // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
+      email = row.email ?? 'unknown-user@example.invalid';
+    }
+    const session = await deps.auth.signIn(email, password, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json(await sessionReply(deps, session), 200);
+  })
+  .openapi(google, (c) => {
+    const { redirect_to: redirectTo } = c.req.valid('query');
+    const target = new URL(redirectTo);
+    const allowed = c.var.deps.env.AUTH_REDIRECT_URLS.some((url) => {
+      const candidate = new URL(url);
+      return candidate.origin === target.origin && candidate.pathname === target.pathname;
+    });
+    if (!allowed) throw new ApiError(400, 'redirect_not_allowed', 'redirect_to is not one of the configured URLs');
+    return c.redirect(c.var.deps.auth.authorizeUrl('google', redirectTo), 302);
+  })
+  .openapi(refresh, async (c) => {
+    const { refresh_token: token } = c.req.valid('json');
+    const session = await c.var.deps.auth.refresh(token, c.var.clientIp).catch((error) => {
+      const invalid: [401, string, string] = [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'];
+      throw fromAuth(error, { session_not_found: invalid, validation_failed: invalid });
+    });
+    return c.json(await sessionReply(c.var.deps, session), 200);
+  })
+  .openapi(forgetPassword, async (c) => {
+    const { email } = c.req.valid('json');
+    // Whatever Auth answers (unknown address, too soon), the client learns nothing about the account.
+    await c.var.deps.auth.recover(email, c.var.clientIp).catch(() => undefined);
+    return c.json({ message: sentAnyway }, 200);
+  })
+  .openapi(resetPassword, async (c) => {
+    const { email, code, password } = c.req.valid('json');
+    const { auth: authApi } = c.var.deps;
+    const session = await authApi.verify('recovery', email, code, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    await authApi.updateUser(session.access_token, { password }, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    await authApi.logout(session.access_token, 'others').catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json(await sessionReply(c.var.deps, session), 200);
+  })
+  .openapi(resendCode, async (c) => {
+    const { email, type } = c.req.valid('json');
+    const { auth: authApi } = c.var.deps;
+    const send = type === 'signup' ? authApi.resendSignup(email, c.var.clientIp) : authApi.recover(email, c.var.clientIp);
+    await send.catch(() => undefined);
+    return c.json({ message: sentAnyway }, 200);
+  })
+  .openapi(getUser, async (c) => {
+    const profile = await ownProfile(c.var.deps, c.var.caller);
+    return c.json({ user: { id: profile.id, email: profile.email ?? null }, profile }, 200);
+  })
+  .openapi(requestDeleteCode, async (c) => {
+    const profile = await ownProfile(c.var.deps, c.var.caller);
+    await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ message: 'We e-mailed you a code: send it with DELETE /user to delete your account' }, 200);
+  })
+  .openapi(logout, async (c) => {
+    const all = c.req.header('Content-Type')?.includes('application/json') ? c.req.valid('json').all : false;
+    await c.var.deps.auth.logout(bearer(c.req.header('Authorization')), all ? 'global' : 'local').catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ message: all ? 'Signed out everywhere' : 'Signed out' }, 200);
+  });

@@ -1,0 +1,98 @@
+// Supabase Auth's REST API, as the facade uses it. Auth does the work (passwords, codes, tokens, mails);
+// this module only calls it and turns its answers into the facade's errors. The client's IP is forwarded
+// so that Auth's per-IP rate limits apply per client, not to the facade as a whole.
+import type { Env } from '../env.ts';
+import { ApiError } from './errors.ts';
+
+export interface AuthSession {
+  access_token: string;
+  refresh_token: string;
+  token_type: string;
+  expires_in: number;
+  expires_at: number;
+  user: AuthUser;
+}
+
+export interface AuthUser {
+  id: string;
+  email?: string;
+  email_confirmed_at?: string | null;
+  created_at?: string;
+}
+
+/** An error Supabase Auth answered with: its HTTP status and its stable `code` (error_code). */
+export class AuthError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+interface CallOptions {
+  method?: string;
+  body?: unknown;
+  /** A user's access token, for the endpoints that act as the user. */
+  token?: string;
+  /** Call an admin endpoint with the service role key. */
+  admin?: boolean;
+  clientIp?: string;
+}
+
+export function createAuthApi(env: Env) {
+  const base = `${env.SUPABASE_URL}/auth/v1`;
+
+  async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+    const key = options.admin ? env.SUPABASE_SERVICE_ROLE_KEY : env.SUPABASE_ANON_KEY;
+    const headers: Record<string, string> = {
+      apikey: key,
+      Authorization: `Bearer ${options.token ?? key}`,
+      // Errors as { code, message } with Auth's stable error codes.
+      'X-Supabase-Api-Version': '2024-01-01',
+    };
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.clientIp) headers['X-Forwarded-For'] = options.clientIp;
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new ApiError(503, 'auth_unavailable', 'The authentication service cannot be reached');
+    }
+    const text = await response.text();
+    const json = text ? JSON.parse(text) : {};
+    if (!response.ok) {
+      throw new AuthError(response.status, String(json.code ?? json.error_code ?? 'unknown'), String(json.message ?? json.msg ?? ''));
+    }
+    return json as T;
+  }
+
+  return {
+    signUp: (email: string, password: string, data: Record<string, unknown>, clientIp?: string) =>
+      call<AuthUser>('/signup', { body: { email, password, data }, clientIp }),
+    verify: (type: 'signup' | 'recovery' | 'magiclink' | 'email_change', email: string, token: string, clientIp?: string) =>
+      call<AuthSession>('/verify', { body: { type, email, token }, clientIp }),
+    signIn: (email: string, password: string, clientIp?: string) =>
+      call<AuthSession>('/token?grant_type=password', { body: { email, password }, clientIp }),
+    refresh: (refreshToken: string, clientIp?: string) =>
+      call<AuthSession>('/token?grant_type=refresh_token', { body: { refresh_token: refreshToken }, clientIp }),
+    recover: (email: string, clientIp?: string) => call<unknown>('/recover', { body: { email }, clientIp }),
+    resendSignup: (email: string, clientIp?: string) =>
+      call<unknown>('/resend', { body: { type: 'signup', email }, clientIp }),
+    /** A one-time code by e-mail to an existing account (never creates one). */
+    sendCode: (email: string, clientIp?: string) =>
+      call<unknown>('/otp', { body: { email, create_user: false }, clientIp }),
+    logout: (token: string, scope: 'local' | 'global' | 'others') =>
+      call<unknown>(`/logout?scope=${scope}`, { method: 'POST', token }),
+    getUser: (token: string) => call<AuthUser>('/user', { token }),
+    updateUser: (token: string, changes: Record<string, unknown>, clientIp?: string) =>
+      call<AuthUser>('/user', { method: 'PUT', body: changes, token, clientIp }),
+    deleteUser: (id: string) => call<unknown>(`/admin/users/${id}`, { method: 'DELETE', admin: true, body: {} }),
+    authorizeUrl: (provider: string, redirectTo: string) =>
+      `${base}/authorize?${new URLSearchParams({ provider, redirect_to: redirectTo })}`,
+  };
+}
+
+export type AuthApi = ReturnType<typeof createAuthApi>;

@@ -1,0 +1,39 @@
+// Supabase Auth's error codes, translated into the facade's: never leaked raw, never a 500.
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AuthError } from './auth-api.ts';
+import { ApiError } from './errors.ts';
+
+const translations: Record<string, [ContentfulStatusCode, string, string]> = {
+  weak_password: [400, 'weak_password', 'The password is too weak: use at least 8 characters'],
+  same_password: [400, 'same_password', 'The new password must differ from the current one'],
+  email_address_invalid: [400, 'invalid_email', 'The e-mail address is not valid'],
+  validation_failed: [400, 'validation_failed', 'Invalid request'],
+  otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'],
+  invalid_credentials: [401, 'invalid_credentials', 'Wrong username, e-mail or password'],
+  email_not_confirmed: [403, 'email_not_confirmed', 'Confirm your e-mail first: enter the code we sent, or ask for a new one'],
+  user_banned: [403, 'user_banned', 'This account is banned'],
+  refresh_token_not_found: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
+  refresh_token_already_used: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
+  session_expired: [401, 'invalid_token', 'The session has ended; sign in again'],
+  session_not_found: [401, 'invalid_token', 'The session has ended; sign in again'],
+  bad_jwt: [401, 'invalid_token', 'The access token is invalid or expired'],
+  no_authorization: [401, 'unauthorized', 'Sign in first'],
+  email_exists: [409, 'email_taken', 'This e-mail address is already in use'],
+  user_already_exists: [409, 'email_taken', 'This e-mail address is already in use'],
+  user_not_found: [404, 'user_not_found', 'No such account'],
+  over_request_rate_limit: [429, 'rate_limited', 'Too many requests; try again in a moment'],
+  over_email_send_rate_limit: [429, 'rate_limited', 'Too many e-mails requested; try again in a moment'],
+  // Auth reports a refusal by our sign-up trigger (taken username, banned e-mail) as a failure of its own.
+  unexpected_failure: [409, 'registration_refused', 'This account cannot be created: the username or e-mail is not available'],
+};
+
+/** The facade's error for anything a call to Auth threw. */
+export function fromAuth(error: unknown, overrides: Record<string, [ContentfulStatusCode, string, string]> = {}): ApiError {
+  if (!(error instanceof AuthError)) {
+    return error instanceof ApiError ? error : new ApiError(503, 'auth_unavailable', 'The authentication service failed');
+  }
+  const known = overrides[error.code] ?? translations[error.code];
+  if (known) return new ApiError(known[0], known[1], known[2]);
+  if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed');
+  return new ApiError(400, 'auth_rejected', 'The authentication service refused the request');
+}

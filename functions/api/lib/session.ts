@@ -1,0 +1,27 @@
+// What the facade answers once Auth has issued a session: the tokens, the user and their profile, read
+// from the database as that user (which also proves the new token works).
+import type { AuthSession } from './auth-api.ts';
+import type { Deps } from './context.ts';
+import { asCaller } from './db.ts';
+import type { Caller } from './tokens.ts';
+
+/** The caller's own profile with their e-mail; 401 once their session has ended. */
+export async function ownProfile(deps: Deps, caller: Caller) {
+  const [row] = await asCaller(deps.sql, caller, (tx) => tx`select public.me() as profile`);
+  return row.profile;
+}
+
+export async function sessionReply(deps: Deps, session: AuthSession) {
+  const profile = await ownProfile(deps, await deps.verifyToken(session.access_token));
+  return {
+    session: {
+      access_token: session.access_token,
+      refresh_token: session.refresh_token,
+      token_type: session.token_type,
+      expires_in: session.expires_in,
+      expires_at: session.expires_at,
+    },
+    user: { id: session.user.id, email: session.user.email ?? null },
+    profile,
+  };
+}

@@ -1,0 +1,119 @@
+// The signed-in user's account: edit it, reset the avatar, delete it (with the e-mailed code).
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireUser } from '../lib/caller.ts';
+import { asCaller } from '../lib/db.ts';
+import { fromAuth } from '../lib/auth-errors.ts';
+import { ApiError, errorResponse } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { ownProfile } from '../lib/session.ts';
+import { bearer } from './auth.ts';
+import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
+
+const tags = ['account'];
+const security = [{ bearerAuth: [] }];
+
+const profileFields = {
+  username: Username.optional(),
+  display_name: DisplayName.optional(),
+  bio: Bio.optional(),
+  time_zone: TimeZone.optional(),
+  is_private: z.boolean().optional(),
+  avatar_url: AvatarUrl.nullable().optional(),
+};
+
+const editAccount = createRoute({
+  method: 'put',
+  path: '/user',
+  tags,
+  summary: 'Edit the profile; changing the e-mail or the password needs the current password',
+  description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
+    '(POST /auth/confirm_email with type email_change).',
+  middleware: [requireUser] as const,
+  security,
+  request: body(z.object({
+    ...profileFields,
+    email: Email.optional(),
+    password: Password.optional(),
+    current_password: z.string().min(1).max(72).optional(),
+  }).strict()),
+  responses: {
+    200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
+    400: errorResponse('Invalid field, reserved username, weak or same password'),
+    401: errorResponse('Not signed in, or wrong current password'),
+    409: errorResponse('Username or e-mail taken'),
+  },
+});
+
+const resetPicture = createRoute({
+  method: 'put',
+  path: '/resetprofilepicture',
+  tags,
+  summary: 'Back to the default avatar',
+  middleware: [requireUser] as const,
+  security,
+  responses: { 200: json(z.object({ profile: ProfileSchema }), 'Reset'), 401: errorResponse('Not signed in') },
+});
+
+const deleteAccount = createRoute({
+  method: 'delete',
+  path: '/user',
+  tags,
+  summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
+  middleware: [requireUser] as const,
+  security,
+  request: body(z.object({ code: Code })),
+  responses: {
+    200: json(MessageSchema, 'Deleted'),
+    400: errorResponse('Wrong or expired code'),
+    401: errorResponse('Not signed in'),
+  },
+});
+
+export const account = createRouter()
+  .openapi(editAccount, async (c) => {
+    const { email, password, current_password: currentPassword, ...profileChanges } = c.req.valid('json');
+    const { deps, caller, clientIp } = c.var;
+    const token = bearer(c.req.header('Authorization'));
+    const credentials: Record<string, string> = {};
+    if (email) credentials.email = email;
+    if (password) credentials.password = password;
+    const changesCredentials = Object.keys(credentials).length > 0;
+    if (changesCredentials) {
+      if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
+      const current = await ownProfile(deps, caller);
+      // Proving the current password makes a short-lived session of its own, ended at once.
+      const proof = await deps.auth.signIn(current.email, currentPassword, clientIp).catch((error) => {
+        throw fromAuth(error, { invalid_credentials: [401, 'wrong_password', 'The current password is wrong'] });
+      });
+      await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
+    }
+    // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
+    const profile = await asCaller(deps.sql, caller, async (tx) => {
+      const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
+      if (changesCredentials) {
+        await deps.auth.updateUser(token, credentials, clientIp).catch((error) => {
+          throw fromAuth(error);
+        });
+      }
+      return row.profile;
+    });
+    return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
+  })
+  .openapi(resetPicture, async (c) => {
+    const [row] = await asCaller(c.var.deps.sql, c.var.caller, (tx) => tx`select public.reset_profile_picture() as profile`);
+    return c.json({ profile: row.profile }, 200);
+  })
+  .openapi(deleteAccount, async (c) => {
+    const { code } = c.req.valid('json');
+    const { deps, caller, clientIp } = c.var;
+    const profile = await ownProfile(deps, caller);
+    const proof = await deps.auth.verify('magiclink', profile.email, code, clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    if (proof.user.id !== profile.id) throw new ApiError(400, 'invalid_code', 'The code is wrong or has expired');
+    // Deleting the Auth user cascades to the profile and everything it owns (see the migrations).
+    await deps.auth.deleteUser(profile.id).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ message: 'Your account and everything it owned are deleted' }, 200);
+  });
