@@ -41,7 +41,9 @@ const confirmEmail = createRoute({
   path: '/auth/confirm_email',
   tags,
   summary: 'Confirm an e-mail address with the 6-digit code; answers with a session',
-  request: body(z.object({ email: Email, code: Code })),
+  description: 'type signup (the default) confirms a new account; type email_change confirms a new address ' +
+    'asked for with PUT /user (a code goes to each of the old and new addresses).',
+  request: body(z.object({ email: Email, code: Code, type: z.enum(['signup', 'email_change']).default('signup') })),
   responses: {
     200: json(SessionSchema, 'Confirmed and signed in'),
     400: errorResponse('Wrong or expired code'),
@@ -174,8 +176,8 @@ export const auth = createRouter()
     return c.json({ confirmation_required: true as const, email: input.email }, 201);
   })
   .openapi(confirmEmail, async (c) => {
-    const { email, code } = c.req.valid('json');
-    const session = await c.var.deps.auth.verify('signup', email, code, c.var.clientIp).catch((error) => {
+    const { email, code, type } = c.req.valid('json');
+    const session = await c.var.deps.auth.verify(type, email, code, c.var.clientIp).catch((error) => {
       throw fromAuth(error, { otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'] });
     });
     return c.json(await sessionReply(c.var.deps, session), 200);
