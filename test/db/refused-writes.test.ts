@@ -128,3 +128,22 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
     expect(await as(frank, (tx) => tx`select private.uid() as uid`)).toEqual([{ uid: null }]);
   });
 });
+
+describe.skipIf(!authIsRunning)('sign-up through Auth', () => {
+  it('gives an account without a chosen username (a Google sign-up) a valid, unique one from its e-mail', async () => {
+    const { AuthClient } = await import('@supabase/auth-js');
+    const { stack } = await import('../helpers/stack.ts');
+    const admin = new AuthClient({
+      url: `${stack.apiUrl}/auth/v1`,
+      headers: { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}` },
+      persistSession: false,
+    }).admin;
+    const local = `Jo-Hn+${Date.now()}`;
+    const first = await admin.createUser({ email: `${local}@gmail.test`, email_confirm: true });
+    const second = await admin.createUser({ email: `${local}@other.test`, email_confirm: true });
+    const [a] = await asRoot`select username from public.profiles where id = ${first.data.user!.id}`;
+    const [b] = await asRoot`select username from public.profiles where id = ${second.data.user!.id}`;
+    expect(a.username).toMatch(/^john\d+$/);
+    expect(b.username).toMatch(new RegExp(`^${a.username}_\\d{4}$`));
+  });
+});

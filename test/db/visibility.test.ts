@@ -2,7 +2,7 @@
 // PostgREST): each actor × each object, allowed and denied.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { type Actor, anon, as, asRoot } from '../helpers/db.ts';
+import { type Actor, anon, as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 type PostKey = 'pubPublic' | 'pubClose' | 'pubPrivate' | 'pubBanned' | 'privPublic' | 'privClose' | 'privPrivate' | 'bannedAuthorPost';
@@ -125,6 +125,64 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
       expect(seen.sort()).toEqual([...expected].sort());
     });
   }
+
+  // The private account's calendar, posts by day, followers and following: the owner, accepted followers
+  // and admins see them (200); a visible non-follower gets 403 private_account; someone blocked gets 404.
+  const privateActivity: Record<string, 'allowed' | 'PT403' | 'PT404'> = {
+    anon: 'PT403',
+    stranger: 'PT403',
+    requester: 'PT403',
+    closeOnly: 'PT403',
+    follower: 'allowed',
+    closeFriend: 'allowed',
+    priv: 'allowed',
+    admin: 'allowed',
+    blocked: 'PT404',
+    blocker: 'PT404',
+  };
+
+  for (const [actor, expected] of Object.entries(privateActivity)) {
+    it(`${actor} ${expected === 'allowed' ? 'reads' : `gets ${expected} for`} priv's calendar, posts by day and follow lists`, async () => {
+      const who = actors()[actor];
+      const today = (await asRoot`select day::text from public.posts where id = ${posts.privPublic}`)[0].day;
+      const calls = [
+        rpc(who, 'calendar', { p_username: a.priv.username }),
+        rpc(who, 'posts_by_day', { p_username: a.priv.username, p_day: today }),
+        rpc(who, 'followers', { p_username: a.priv.username }),
+        rpc(who, 'following', { p_username: a.priv.username }),
+        rpc(who, 'user_posts', { p_username: a.priv.username }),
+      ];
+      for (const call of calls) {
+        if (expected === 'allowed') await expect(call).resolves.toBeDefined();
+        else expect((await errorOf(call)).code).toBe(expected);
+      }
+    });
+  }
+
+  it("the calendar counts only the posts each viewer may see", async () => {
+    const counts = async (who: Actor) => (await rpc(who, 'calendar', { p_username: a.priv.username })).days
+      .reduce((sum: number, d: { count: number }) => sum + d.count, 0);
+    expect(await counts(a.follower)).toBe(1);
+    expect(await counts(a.closeFriend)).toBe(2);
+    expect(await counts(a.priv)).toBe(3);
+    expect(await counts(a.admin)).toBe(3);
+  });
+
+  it("followers lists show only visible followers", async () => {
+    const names = async (who: Actor) => (await rpc(who, 'followers', { p_username: a.pub.username })).items
+      .map((p: { username: string }) => p.username).sort();
+    expect(await names(a.stranger)).toEqual([a.closeFriend.username, a.follower.username].sort());
+    await asRoot`insert into public.blocks (blocker_id, blocked_id) values (${a.stranger.id}, ${a.follower.id})`;
+    expect(await names(a.stranger)).toEqual([a.closeFriend.username]);
+    await asRoot`delete from public.blocks where blocker_id = ${a.stranger.id}`;
+  });
+
+  it('every table of the exposed schema has row-level security on', async () => {
+    const open = await asRoot`select tablename from pg_tables where schemaname = 'public' and not rowsecurity`;
+    expect(open).toEqual([]);
+    const tables = await asRoot`select count(*)::int as n from pg_tables where schemaname = 'public'`;
+    expect(tables[0].n).toBeGreaterThanOrEqual(10);
+  });
 
   it('a pending request is visible to its two parties only', async () => {
     const query = (tx: Parameters<Parameters<typeof as>[1]>[0]) =>

@@ -26,7 +26,7 @@ let counter = 0;
 /** A fresh username of `label` plus a unique suffix (3 to 30 of a-z 0-9 . _). */
 export function uniqueUsername(label: string): string {
   counter += 1;
-  return `${label}_${Date.now().toString(36)}${counter}`.slice(0, 30);
+  return `${label}_${Date.now().toString(36)}${counter}`.toLowerCase().slice(0, 30);
 }
 
 export async function createAccount(
