@@ -2,7 +2,7 @@
 // each next to the allowed case so the test proves the refusal is the rule and not a broken table.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
-import { anon, as, asRoot, errorOf } from '../helpers/db.ts';
+import { anon, as, asRoot, errorOf, type Tx } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
@@ -65,13 +65,13 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
 
   it("a post's day, author, counters and ban are not the client's to write", async () => {
     for (const statement of [
-      (tx: any) => tx`insert into public.posts (body, day) values ('x', '2001-01-01')`,
-      (tx: any) => tx`insert into public.posts (body, author_id) values ('x', ${bob.id})`,
-      (tx: any) => tx`update public.posts set day = '2001-01-01' where id = ${alicePost}`,
-      (tx: any) => tx`update public.posts set likes_count = 1000 where id = ${alicePost}`,
-      (tx: any) => tx`update public.posts set banned_at = null where id = ${alicePost}`,
-      (tx: any) => tx`update public.profiles set followers_count = 1000 where id = ${alice.id}`,
-      (tx: any) => tx`update public.profiles set banned_at = null where id = ${alice.id}`,
+      (tx: Tx) => tx`insert into public.posts (body, day) values ('x', '2001-01-01')`,
+      (tx: Tx) => tx`insert into public.posts (body, author_id) values ('x', ${bob.id})`,
+      (tx: Tx) => tx`update public.posts set day = '2001-01-01' where id = ${alicePost}`,
+      (tx: Tx) => tx`update public.posts set likes_count = 1000 where id = ${alicePost}`,
+      (tx: Tx) => tx`update public.posts set banned_at = null where id = ${alicePost}`,
+      (tx: Tx) => tx`update public.profiles set followers_count = 1000 where id = ${alice.id}`,
+      (tx: Tx) => tx`update public.profiles set banned_at = null where id = ${alice.id}`,
     ]) {
       expect((await errorOf(as(alice, statement))).code).toBe('42501');
     }

@@ -9,7 +9,7 @@ import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous } from '../lib/tokens.ts';
 import {
-  Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, SessionSchema, TimeZone, Username,
+  body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, SessionSchema, TimeZone, Username,
 } from './schemas.ts';
 
 const tags = ['auth'];
