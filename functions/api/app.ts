@@ -10,8 +10,12 @@ import { ApiError, handleError } from './lib/errors.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
 import { account } from './routes/account.ts';
+import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
+import { comments } from './routes/comments.ts';
 import { health } from './routes/health.ts';
+import { posts } from './routes/posts.ts';
+import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
 
@@ -46,6 +50,9 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', health);
   app.route('/', auth);
   app.route('/', account);
+  app.route('/', posts);
+  app.route('/', comments);
+  app.route('/', admin);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
@@ -57,6 +64,8 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     info: { title: 'DayKeeper social API', version: '0.1.0' },
     servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
   });
+  // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document included).
+  app.route('/', users);
   app.notFound((c) => {
     throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
   });

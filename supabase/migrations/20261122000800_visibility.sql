@@ -113,4 +113,4 @@ as $$
   select exists (select 1 from public.posts p where p.id = p_post and p.author_id = p_viewer)
 $$;
 revoke execute on function private.is_post_author(uuid, uuid) from public;
-grant execute on function private.is_post_author(uuid, uuid) to authenticated, service_role;
+grant execute on function private.is_post_author(uuid, uuid) to anon, authenticated, service_role;

@@ -47,6 +47,8 @@ for delete to authenticated
 using ((select private.uid()) in (follower_id, followee_id));
 
 -- close_friends ----------------------------------------------------------------------------------------
+-- anon may ask (profile JSON mentions the table for signed-in viewers) but no policy lets it see a row.
+grant select on public.close_friends to anon;
 grant select, insert (owner_id, friend_id), delete on public.close_friends to authenticated;
 grant all on public.close_friends to service_role;
 

@@ -70,6 +70,9 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   '40001': [409, 'concurrent_update'],
   '40P01': [409, 'concurrent_update'],
   '42501': [403, 'forbidden'],
+  // A function or table the facade needs is missing: the migrations have not been applied.
+  '42883': [503, 'database_not_ready'],
+  '42P01': [503, 'database_not_ready'],
   '57014': [503, 'timeout'],
 };
 
@@ -126,4 +129,11 @@ export function handleError(error: unknown, c: Context) {
   console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');
   return c.json(errorBody(unexpected, requestId), 500);
+}
+
+/** The error entries of a route's responses, from status to description. */
+export function errorResponses<S extends number>(descriptions: Record<S, string>) {
+  return Object.fromEntries(
+    Object.entries(descriptions).map(([status, description]) => [status, errorResponse(description as string)]),
+  ) as Record<S, ReturnType<typeof errorResponse>>;
 }

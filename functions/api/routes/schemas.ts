@@ -51,6 +51,64 @@ export const SessionSchema = z
   })
   .openapi('Session');
 
+export const AuthorSchema = z
+  .object({ id: z.uuid(), username: z.string(), display_name: z.string(), avatar_url: z.string().nullable() })
+  .openapi('Author');
+
+export const PostSchema = z
+  .object({
+    id: z.uuid(),
+    author: AuthorSchema,
+    body: z.string(),
+    media: z.array(z.string()),
+    emotion: z.number().int().nullable(),
+    privacy: z.enum(['public', 'close_friends', 'private']),
+    day: z.string().openapi({ example: '2026-11-22' }),
+    likes_count: z.number().int(),
+    comments_count: z.number().int(),
+    banned: z.boolean(),
+    created_at: z.string(),
+    edited_at: z.string().nullable(),
+    viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
+  })
+  .openapi('Post');
+
+export const CommentSchema = z
+  .object({
+    id: z.uuid(),
+    post_id: z.uuid(),
+    parent_id: z.uuid().nullable(),
+    author: AuthorSchema,
+    body: z.string(),
+    likes_count: z.number().int(),
+    replies_count: z.number().int(),
+    created_at: z.string(),
+    viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
+  })
+  .openapi('Comment');
+
+/** One page of a list: pass next_cursor back as `cursor` for the next page; null on the last. */
+export function pageOf<T extends z.ZodType>(item: T, name: string) {
+  return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).openapi(name);
+}
+
+export const PageQuery = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100' }),
+});
+
+export const UsernameParam = z.object({ username: Username.openapi({ param: { name: 'username', in: 'path' } }) });
+export const PostIdParam = z.object({ postId: z.uuid().openapi({ param: { name: 'postId', in: 'path' } }) });
+export const CommentIdParam = z.object({ commentId: z.uuid().openapi({ param: { name: 'commentId', in: 'path' } }) });
+export const Reason = z.object({ reason: z.string().trim().min(1).max(1000) });
+export const IsoDate = z.iso.date().openapi({ example: '2026-11-22' });
+
+export const ReportSchema = z
+  .object({ id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), created_at: z.string() })
+  .openapi('Report');
+
+export const DeletedSchema = z.object({ deleted: z.literal(true), id: z.uuid() }).passthrough().openapi('Deleted');
+
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
 export function json<T extends z.ZodType>(schema: T, description: string) {

@@ -1,0 +1,25 @@
+// One API request, one SQL function: call public.<fn> as the caller, in one transaction, and return its
+// JSON. Names and arguments are typed from the generated database types, so a renamed function or
+// parameter fails the type check instead of a request.
+import type { Database } from '../database.types.ts';
+import type { Deps } from './context.ts';
+import { asCaller } from './db.ts';
+import type { Caller } from './tokens.ts';
+
+type Functions = Database['public']['Functions'];
+export type ApiFunction = keyof Functions;
+
+export async function rpc<F extends ApiFunction>(
+  deps: Deps,
+  caller: Caller,
+  fn: F,
+  args: Functions[F]['Args'],
+  // deno-lint-ignore no-explicit-any
+): Promise<any> {
+  const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  // Function and parameter names come from the typed signature above, never from the request.
+  const list = entries.map(([name], i) => `${name} => $${i + 1}`).join(', ');
+  const [row] = await asCaller(deps.sql, caller, (tx) =>
+    tx.unsafe(`select public.${String(fn)}(${list}) as result`, entries.map(([, value]) => value) as never[]));
+  return row.result;
+}

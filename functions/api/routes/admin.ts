@@ -1,0 +1,85 @@
+// Moderation, for admins only (the SQL functions check it: 401 anonymous, 403 not an admin).
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireUser } from '../lib/caller.ts';
+import { errorResponses } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { rpc } from '../lib/rpc.ts';
+import { body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, ProfileSchema, UsernameParam } from './schemas.ts';
+
+const tags = ['admin'];
+const security = [{ bearerAuth: [] }];
+const middleware = requireUser;
+const adminErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 403: 'Not an admin', 404: 'Not found' });
+const BanRequest = z.object({
+  reason: z.string().trim().max(1000).default(''),
+  ban: z.boolean().optional().openapi({ description: 'true bans, false unbans; omit to toggle' }),
+});
+const HistoryPage = pageOf(z.looseObject({ id: z.uuid(), action: z.enum(['ban', 'unban']), element_id: z.uuid() }), 'BanHistoryPage');
+
+export const admin = createRouter()
+  .openapi(createRoute({
+    method: 'get', path: '/admin/reports', tags, security, middleware,
+    summary: 'Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment',
+    request: { query: PageQuery.extend({ type: z.enum(['user', 'post', 'comment']).optional() }) },
+    responses: { 200: json(pageOf(z.looseObject({ target_type: z.string(), target_id: z.uuid(), reports_count: z.number() }), 'ReportGroupPage'), 'A page of reported elements'), ...adminErrors },
+  }), async (c) => {
+    const { type, cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_reports', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/admin/report/{reportId}', tags, security, middleware, summary: 'Dismiss a report',
+    request: { params: z.object({ reportId: z.uuid().openapi({ param: { name: 'reportId', in: 'path' } }) }) },
+    responses: { 200: json(DeletedSchema, 'Dismissed'), ...adminErrors },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_dismiss_report', { p_report_id: c.req.valid('param').reportId }), 200))
+  .openapi(createRoute({
+    method: 'get', path: '/admin/bans', tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
+    request: { query: PageQuery.extend({ type: z.enum(['user', 'post']).optional() }) },
+    responses: { 200: json(pageOf(z.looseObject({ type: z.enum(['user', 'post']), banned_at: z.string() }), 'BanPage'), 'A page of banned elements'), ...adminErrors },
+  }), async (c) => {
+    const { type, cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_bans', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/admin/banHistory/{elementId}', tags, security, middleware, summary: 'Every ban and unban of one user or post',
+    request: { params: z.object({ elementId: z.uuid().openapi({ param: { name: 'elementId', in: 'path' } }) }), query: PageQuery },
+    responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history', { p_element_id: c.req.valid('param').elementId, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/admin/banHistoryByAdmin/{username}', tags, security, middleware, summary: 'The bans and unbans one admin made',
+    request: { params: UsernameParam, query: PageQuery },
+    responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history_by_admin', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/admin/user/{username}/ban', tags, security, middleware,
+    summary: 'Ban or unban a user, with a reason (admins cannot be banned)',
+    request: { params: UsernameParam, ...body(BanRequest) },
+    responses: { 200: json(z.object({ banned: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state, or an admin' }) },
+  }), async (c) => {
+    const { reason, ban } = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_user', { p_username: c.req.valid('param').username, p_reason: reason, p_ban: ban }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/admin/user/{username}', tags, security, middleware,
+    summary: 'Delete a banned user and everything they own; their e-mail cannot register again',
+    request: { params: UsernameParam },
+    responses: { 200: json(DeletedSchema, 'Deleted'), ...adminErrors, ...errorResponses({ 409: 'The user is not banned' }) },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_user', { p_username: c.req.valid('param').username }), 200))
+  .openapi(createRoute({
+    method: 'post', path: '/admin/post/{postId}/ban', tags, security, middleware, summary: 'Ban or unban a post, with a reason',
+    request: { params: PostIdParam, ...body(BanRequest) },
+    responses: { 200: json(z.object({ banned: z.boolean(), post: PostSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state' }) },
+  }), async (c) => {
+    const { reason, ban } = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_post', { p_post_id: c.req.valid('param').postId, p_reason: reason, p_ban: ban }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/admin/post/{postId}', tags, security, middleware, summary: 'Delete a banned post',
+    request: { params: PostIdParam },
+    responses: { 200: json(DeletedSchema, 'Deleted'), ...adminErrors, ...errorResponses({ 409: 'The post is not banned' }) },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_post', { p_post_id: c.req.valid('param').postId }), 200));

@@ -1,0 +1,77 @@
+// Comments and replies: write, read, list, like, likers, delete.
+import { createRoute, z } from '@hono/zod-openapi';
+import { optionalUser, requireUser } from '../lib/caller.ts';
+import { errorResponses } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { rpc } from '../lib/rpc.ts';
+import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, PageQuery, pageOf, PostIdParam } from './schemas.ts';
+
+const tags = ['comments'];
+const security = [{ bearerAuth: [] }];
+const CommentBody = z.object({ body: z.string().trim().min(1).max(500) });
+const CommentPage = pageOf(CommentSchema, 'CommentPage');
+const readErrors = errorResponses({ 400: 'Malformed id, cursor or limit', 404: 'Not found, or not visible to you' });
+const writeErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'Not found, or not visible to you' });
+
+export const comments = createRouter()
+  .openapi(createRoute({
+    method: 'post', path: '/post/{postId}/comment', tags, security, summary: 'Comment on a post',
+    middleware: [requireUser] as const, request: { params: PostIdParam, ...body(CommentBody) },
+    responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors },
+  }), async (c) => {
+    return c.json(await rpc(c.var.deps, c.var.caller, 'comment_post', { p_post_id: c.req.valid('param').postId, p_body: c.req.valid('json').body }), 201);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/post/{postId}/comments', tags, summary: "A post's comments (not replies), newest first",
+    middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
+    responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'post_comments', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/post/comment/{commentId}', tags, summary: 'A comment',
+    middleware: [optionalUser] as const, request: { params: CommentIdParam },
+    responses: { 200: json(CommentSchema, 'The comment'), ...readErrors },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }), 200))
+  .openapi(createRoute({
+    method: 'get', path: '/post/comment/{commentId}/replies', tags, summary: 'Replies to a comment, newest first',
+    middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
+    responses: { 200: json(CommentPage, 'A page of replies'), ...readErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'comment_replies', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/post/comment/{commentId}/reply', tags, security, summary: 'Reply to a comment',
+    middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(CommentBody) },
+    responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors },
+  }), async (c) => {
+    return c.json(await rpc(c.var.deps, c.var.caller, 'reply_comment', { p_comment_id: c.req.valid('param').commentId, p_body: c.req.valid('json').body }), 201);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/post/comment/{commentId}/like', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
+    middleware: [requireUser] as const,
+    request: {
+      params: CommentIdParam,
+      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional() }) } } },
+    },
+    responses: { 200: json(CommentSchema, 'The comment with fresh counts'), ...writeErrors },
+  }), async (c) => {
+    const wanted = c.req.header('content-type')?.includes('json') ? c.req.valid('json').like : undefined;
+    return c.json(await rpc(c.var.deps, c.var.caller, 'like_comment', { p_comment_id: c.req.valid('param').commentId, p_like: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/post/comment/{commentId}/likes', tags, summary: 'Who liked the comment (those you may see), newest first',
+    middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
+    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'comment_likes', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/post/comment/{commentId}', tags, security,
+    summary: "Delete a comment and its replies (its author, the post's author, or an admin)",
+    middleware: [requireUser] as const, request: { params: CommentIdParam },
+    responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not yours to delete' }) },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'delete_comment', { p_comment_id: c.req.valid('param').commentId }), 200));

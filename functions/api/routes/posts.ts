@@ -1,0 +1,87 @@
+// Posts: create, read, edit, delete, like, likers, report; and comments on them (routes/comments.ts).
+import { createRoute, z } from '@hono/zod-openapi';
+import { optionalUser, requireUser } from '../lib/caller.ts';
+import { errorResponses } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { rpc } from '../lib/rpc.ts';
+import { AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, Reason, ReportSchema } from './schemas.ts';
+
+const tags = ['posts'];
+const security = [{ bearerAuth: [] }];
+
+const PostFields = {
+  body: z.string().trim().min(1).max(1000),
+  media: z.array(z.string().min(1).max(300)).max(5).openapi({ description: 'Object paths in the storage bucket' }),
+  emotion: z.number().int().min(0).max(100).nullable(),
+  privacy: z.enum(['public', 'close_friends', 'private']),
+};
+
+const readErrors = errorResponses({ 400: 'Malformed post id', 404: 'No such post, or not visible to you' });
+const writeErrors = errorResponses({
+  400: 'Invalid input',
+  401: 'Not signed in',
+  404: 'No such post, or not visible to you',
+});
+
+export const posts = createRouter()
+  .openapi(createRoute({
+    method: 'post', path: '/post/create', tags, security, summary: 'Write a post; its day is today in your time zone',
+    middleware: [requireUser] as const,
+    request: body(z.object({
+      body: PostFields.body,
+      media: PostFields.media.optional(),
+      emotion: PostFields.emotion.optional(),
+      privacy: PostFields.privacy.optional(),
+    }).strict()),
+    responses: { 201: json(PostSchema, 'The new post'), ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in' }) },
+  }), async (c) => {
+    const post = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'create_post', {
+      p_body: post.body, p_media: post.media, p_emotion: post.emotion ?? undefined, p_privacy: post.privacy,
+    }), 201);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/post/{postId}', tags, summary: 'A post with fresh counts and your flags',
+    middleware: [optionalUser] as const, request: { params: PostIdParam },
+    responses: { 200: json(PostSchema, 'The post'), ...readErrors },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_post', { p_post_id: c.req.valid('param').postId }), 200))
+  .openapi(createRoute({
+    method: 'put', path: '/post/{postId}', tags, security, summary: 'Edit your post (body, media, emotion, privacy)',
+    middleware: [requireUser] as const,
+    request: { params: PostIdParam, ...body(z.object(PostFields).partial().strict()) },
+    responses: { 200: json(PostSchema, 'The edited post'), ...writeErrors, ...errorResponses({ 403: 'Not your post' }) },
+  }), async (c) => {
+    return c.json(await rpc(c.var.deps, c.var.caller, 'edit_post', { p_post_id: c.req.valid('param').postId, p_changes: c.req.valid('json') }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/post/{postId}', tags, security, summary: 'Delete your post with its comments and likes',
+    middleware: [requireUser] as const, request: { params: PostIdParam },
+    responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not your post' }) },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'delete_post', { p_post_id: c.req.valid('param').postId }), 200))
+  .openapi(createRoute({
+    method: 'post', path: '/post/{postId}/like', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
+    middleware: [requireUser] as const,
+    request: {
+      params: PostIdParam,
+      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional() }) } } },
+    },
+    responses: { 200: json(PostSchema, 'The post with fresh counts'), ...writeErrors },
+  }), async (c) => {
+    const wanted = c.req.header('content-type')?.includes('json') ? c.req.valid('json').like : undefined;
+    return c.json(await rpc(c.var.deps, c.var.caller, 'like_post', { p_post_id: c.req.valid('param').postId, p_like: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/post/{postId}/likes', tags, summary: 'Who liked the post (those you may see), newest first',
+    middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
+    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'LikerPage'), 'A page of likers'), ...readErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'post_likes', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/post/{postId}/report', tags, security, summary: 'Report a post to the admins',
+    middleware: [requireUser] as const, request: { params: PostIdParam, ...body(Reason) },
+    responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this post' }) },
+  }), async (c) => {
+    return c.json(await rpc(c.var.deps, c.var.caller, 'report_post', { p_post_id: c.req.valid('param').postId, p_reason: c.req.valid('json').reason }), 201);
+  });

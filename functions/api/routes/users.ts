@@ -1,0 +1,177 @@
+// Profiles and relationships: /:username and its sub-resources, follow requests, close friends, blocks,
+// and the days (calendar, posts by day). Each route calls one SQL function as the caller.
+import { createRoute, z } from '@hono/zod-openapi';
+import { optionalUser, requireUser } from '../lib/caller.ts';
+import { errorResponses } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { rpc } from '../lib/rpc.ts';
+import {
+  AuthorSchema, body, IsoDate, json, PageQuery, pageOf, PostSchema, ProfileSchema, Reason, ReportSchema, Username,
+  UsernameParam,
+} from './schemas.ts';
+
+const tags = ['users'];
+const security = [{ bearerAuth: [] }];
+const ListedProfile = ProfileSchema.extend({ since: z.string() }).openapi('ListedProfile');
+const ProfilePage = pageOf(ListedProfile, 'ProfilePage');
+const PostPage = pageOf(PostSchema, 'PostPage');
+const FollowState = z
+  .object({ state: z.enum(['following', 'requested', 'none']), user: ProfileSchema })
+  .openapi('FollowState');
+const CalendarSchema = z
+  .object({
+    user: AuthorSchema,
+    from: z.string(),
+    to: z.string(),
+    days: z.array(z.object({ day: z.string(), count: z.number().int(), level: z.number().int().min(1).max(4) })),
+  })
+  .openapi('Calendar');
+
+const seeErrors = errorResponses({ 400: 'Malformed username', 404: 'No such user, or not visible to you' });
+const listErrors = errorResponses({
+  400: 'Malformed username, cursor or limit',
+  403: 'A private account: only its followers see this',
+  404: 'No such user, or not visible to you',
+});
+const actErrors = errorResponses({
+  400: 'Invalid input',
+  401: 'Not signed in',
+  404: 'No such user, or not visible to you',
+});
+
+const optionalBoolean = (name: string, description: string) =>
+  ({ required: false, content: { 'application/json': { schema: z.object({ [name]: z.boolean().optional() }).openapi({ description }) } } });
+
+export const users = createRouter()
+  .openapi(createRoute({
+    method: 'get', path: '/follow_requests', tags, security, summary: 'Pending follow requests made to you, newest first',
+    middleware: [requireUser] as const, request: { query: PageQuery },
+    responses: { 200: json(ProfilePage, 'A page of requesters'), ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }) },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'follow_requests', { p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/close_friends', tags, security, summary: 'Your close friends, newest first',
+    middleware: [requireUser] as const, request: { query: PageQuery },
+    responses: { 200: json(ProfilePage, 'A page of close friends'), ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }) },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'close_friends', { p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/close_friends/{username}', tags, security,
+    summary: 'Add or remove a close friend: toggles, or {"close_friend": true|false}',
+    middleware: [requireUser] as const,
+    request: { params: UsernameParam, body: optionalBoolean('close_friend', 'The state you want; omit to toggle') },
+    responses: { 200: json(z.object({ close_friend: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...actErrors },
+  }), async (c) => {
+    const wanted = c.req.header('content-type')?.includes('json') ? c.req.valid('json').close_friend : undefined;
+    return c.json(await rpc(c.var.deps, c.var.caller, 'set_close_friend', { p_username: c.req.valid('param').username, p_close: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/blocks', tags, security, summary: 'Accounts you blocked, newest first',
+    middleware: [requireUser] as const, request: { query: PageQuery },
+    responses: {
+      200: json(pageOf(AuthorSchema.extend({ since: z.string() }), 'BlockPage'), 'A page of blocked accounts'),
+      ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
+    },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'blocks', { p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/date', tags, summary: "A user's posts on one day (yours when no username is given)",
+    middleware: [optionalUser] as const,
+    request: { query: PageQuery.extend({ day: IsoDate, username: Username.optional() }) },
+    responses: { 200: json(PostPage, 'A page of posts'), ...listErrors, ...errorResponses({ 401: 'No username and not signed in' }) },
+  }), async (c) => {
+    const { day, username, cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'posts_by_day', { p_day: day, p_username: username, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/{username}', tags, summary: 'A profile, with your relation to it when signed in',
+    middleware: [optionalUser] as const, request: { params: UsernameParam },
+    responses: { 200: json(ProfileSchema, 'The profile'), ...seeErrors },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_profile', { p_username: c.req.valid('param').username }), 200))
+  .openapi(createRoute({
+    method: 'post', path: '/{username}/follow', tags, security,
+    summary: 'Follow (a request, if the account is private) or unfollow: toggles, or {"follow": true|false}',
+    middleware: [requireUser] as const,
+    request: { params: UsernameParam, body: optionalBoolean('follow', 'The state you want; omit to toggle') },
+    responses: { 200: json(FollowState, 'The resulting state'), ...actErrors },
+  }), async (c) => {
+    const wanted = c.req.header('content-type')?.includes('json') ? c.req.valid('json').follow : undefined;
+    return c.json(await rpc(c.var.deps, c.var.caller, 'follow', { p_username: c.req.valid('param').username, p_follow: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/{username}/respond_follow', tags, security, summary: "Accept or decline this user's follow request",
+    middleware: [requireUser] as const, request: { params: UsernameParam, ...body(z.object({ accept: z.boolean() })) },
+    responses: {
+      200: json(z.object({ state: z.enum(['accepted', 'declined']), user: ProfileSchema }), 'Answered'),
+      ...actErrors, ...errorResponses({ 404: 'No pending request from this user' }),
+    },
+  }), async (c) => {
+    const { accept } = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'respond_follow_request', { p_username: c.req.valid('param').username, p_accept: accept }), 200);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/{username}/follower', tags, security, summary: 'Stop this user following you',
+    middleware: [requireUser] as const, request: { params: UsernameParam },
+    responses: { 200: json(z.object({ removed: z.literal(true), user: ProfileSchema }), 'Removed'), ...actErrors },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'remove_follower', { p_username: c.req.valid('param').username }), 200))
+  .openapi(createRoute({
+    method: 'get', path: '/{username}/followers', tags, summary: 'Accepted followers you may see, newest first',
+    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    responses: { 200: json(ProfilePage, 'A page of followers'), ...listErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'followers', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/{username}/following', tags, summary: 'Accounts followed that you may see, newest first',
+    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    responses: { 200: json(ProfilePage, 'A page of accounts'), ...listErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'following', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/{username}/block', tags, security,
+    summary: 'Block or unblock: toggles, or {"block": true|false}. Blocking ends follows and close friendship both ways',
+    middleware: [requireUser] as const,
+    request: { params: UsernameParam, body: optionalBoolean('block', 'The state you want; omit to toggle') },
+    responses: {
+      200: json(z.object({ blocked: z.boolean(), user: z.object({ id: z.uuid(), username: z.string() }) }), 'The resulting state'),
+      ...actErrors,
+    },
+  }), async (c) => {
+    const wanted = c.req.header('content-type')?.includes('json') ? c.req.valid('json').block : undefined;
+    return c.json(await rpc(c.var.deps, c.var.caller, 'block', { p_username: c.req.valid('param').username, p_block: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/{username}/report', tags, security, summary: 'Report a user to the admins',
+    middleware: [requireUser] as const, request: { params: UsernameParam, ...body(Reason) },
+    responses: { 201: json(ReportSchema, 'Reported'), ...actErrors, ...errorResponses({ 409: 'You already reported this user' }) },
+  }), async (c) => {
+    const { reason } = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'report_user', { p_username: c.req.valid('param').username, p_reason: reason }), 201);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/{username}/calendar', tags,
+    summary: 'Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4',
+    middleware: [optionalUser] as const,
+    request: { params: UsernameParam, query: z.object({ from: IsoDate.optional(), to: IsoDate.optional() }) },
+    responses: { 200: json(CalendarSchema, 'Days with posts'), ...listErrors },
+  }), async (c) => {
+    const { from, to } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'calendar', { p_username: c.req.valid('param').username, p_from: from, p_to: to }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/{username}/posts', tags, summary: "A user's posts you may see, newest first",
+    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    responses: { 200: json(PostPage, 'A page of posts'), ...listErrors },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'user_posts', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
+  });
