@@ -272,3 +272,25 @@ auth('the whole journey', () => {
     expect((await api('GET', '/auth/user', { token })).status).toBe(401);
   });
 });
+
+auth('changing the e-mail', () => {
+  it('needs the current password, then the codes sent to both addresses', async () => {
+    const member = await registerAndConfirm('mover');
+    const token = member.session.access_token;
+    const newEmail = uniqueEmail('moved');
+    expect((await api('PUT', '/user', { token, json: { email: newEmail } })).body.error.code).toBe('current_password_required');
+    const since = new Date();
+    const asked = await api('PUT', '/user', { token, json: { email: newEmail, current_password: member.password } });
+    expect(asked.status).toBe(200);
+    expect(asked.body.email_change_pending).toBe(true);
+    const oldCode = await latestCode(member.email, since);
+    const newCode = await latestCode(newEmail, since);
+    const first = await api('POST', '/auth/confirm_email', { json: { email: member.email, code: oldCode, type: 'email_change' } });
+    const second = await api('POST', '/auth/confirm_email', { json: { email: newEmail, code: newCode, type: 'email_change' } });
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(200);
+    expect(second.body.profile.email).toBe(newEmail);
+    const me = await api('POST', '/auth/login', { json: { login: member.username, password: member.password } });
+    expect(me.body.profile.email).toBe(newEmail);
+  });
+});

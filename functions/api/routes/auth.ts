@@ -46,6 +46,7 @@ const confirmEmail = createRoute({
   request: body(z.object({ email: Email, code: Code, type: z.enum(['signup', 'email_change']).default('signup') })),
   responses: {
     200: json(SessionSchema, 'Confirmed and signed in'),
+    202: json(MessageSchema, 'One address of an e-mail change confirmed; the other is still to confirm'),
     400: errorResponse('Wrong or expired code'),
   },
 });
@@ -180,6 +181,10 @@ export const auth = createRouter()
     const session = await c.var.deps.auth.verify(type, email, code, c.var.clientIp).catch((error) => {
       throw fromAuth(error, { otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'] });
     });
+    // An e-mail change confirmed on one address only: Auth answers without a session.
+    if (!session.access_token) {
+      return c.json({ message: 'This address is confirmed; now confirm the code sent to the other one' }, 202);
+    }
     return c.json(await sessionReply(c.var.deps, session), 200);
   })
   .openapi(login, async (c) => {
