@@ -32,9 +32,7 @@ async function startMailpit(profile: Profile, logDir: string): Promise<void> {
   await waitFor('Mailpit', httpOk(`${urls(profile).mailpit}/readyz`));
 }
 
-async function startAuth(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
-  const binary = await authBinary(logDir);
-  if ('error' in binary) return binary.error;
+async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
   const env = authEnv({
     config: readConfig(),
     keys,
@@ -44,10 +42,9 @@ async function startAuth(profile: Profile, keys: StackKeys, superuserUrl: string
     databaseUrl: roleUrl(superuserUrl, 'supabase_auth_admin') + '?sslmode=disable',
     smtpPort: profile.ports.smtp,
   });
-  await run('auth-migrate', binary.path, { args: ['migrate'], env, logDir });
-  await spawn('auth', binary.path, { args: ['serve'], env, logDir });
+  await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
+  await spawn('auth', binary, { args: ['serve'], env, logDir });
   await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
-  return undefined;
 }
 
 async function pushMigrations(superuserUrl: string, logDir: string): Promise<void> {
@@ -107,8 +104,10 @@ export async function up(profile: Profile): Promise<Stack> {
   });
   await step('Mailpit', () => startMailpit(profile, logDir));
   const keys = await stackKeys(profile.dir);
-  const authUnavailable = await step('Supabase Auth', () => startAuth(profile, keys, superuserUrl, logDir));
-  if (authUnavailable) warn(`Supabase Auth is NOT running: ${authUnavailable}`);
+  const auth = await authBinary(logDir);
+  const authUnavailable = 'error' in auth ? auth.error : undefined;
+  if ('error' in auth) warn(`Supabase Auth is NOT running: ${auth.error}`);
+  else await step('Supabase Auth', () => startAuth(profile, auth.path, keys, superuserUrl, logDir));
   if (authUnavailable) {
     warn('app migrations skipped: they build on the auth schema, which Supabase Auth creates');
   } else {
