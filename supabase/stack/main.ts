@@ -1,6 +1,7 @@
 // `npm start`, `npm test` and `npm run reset`: the Docker-free local stack (see README.md).
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
+//   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -65,18 +66,20 @@ async function printTally(report: string): Promise<void> {
   console.log(`tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped`);
 }
 
-async function test(vitestArgs: string[]): Promise<number> {
+/** Runs vitest (`run` or `bench`) against a fresh test stack, then tears the stack down. */
+async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise<number> {
   onStopSignal(async () => {
     await stopAll();
     Deno.exit(130);
   });
   try {
     const stack = await up(profile('test', readConfig()));
-    info(`test stack ready in ${elapsed()}; running vitest`);
+    info(`test stack ready in ${elapsed()}; running vitest ${mode}`);
     const vitest = join(repoRoot, 'node_modules', '.bin', 'vitest');
     const report = join(repoRoot, '.local', 'test', 'vitest.json');
+    const reporters = mode === 'run' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : [];
     const result = await new Deno.Command(vitest, {
-      args: ['run', '--config', 'test/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...vitestArgs],
+      args: [mode, '--run', '--config', 'test/vitest.config.ts', ...reporters, ...vitestArgs],
       cwd: repoRoot,
       env: testEnv(stack),
       stdin: 'null',
@@ -84,7 +87,7 @@ async function test(vitestArgs: string[]): Promise<number> {
       stderr: 'inherit',
     }).spawn().status;
     if (stack.authUnavailable) warn(`Supabase Auth was not running, so the tests that need it were skipped.`);
-    await printTally(report);
+    if (mode === 'run') await printTally(report);
     return result.code;
   } finally {
     await stopAll();
@@ -143,11 +146,12 @@ async function grantAdmin([username, flag]: string[]): Promise<void> {
 const [command, ...rest] = Deno.args;
 try {
   if (command === 'start') await start();
-  else if (command === 'test') Deno.exit(await test(rest));
+  else if (command === 'test') Deno.exit(await inTestStack('run', rest));
+  else if (command === 'bench') Deno.exit(await inTestStack('bench', rest));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'grant-admin') await grantAdmin(rest);
-  else throw new Error(`unknown command "${command}": use start, test, reset, types or grant-admin`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, reset, types or grant-admin`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();
