@@ -19,15 +19,15 @@ as $$
 begin
   return (
     p_viewer is not distinct from p_target and p_target is not null
-          or exists (
-            select 1 from public.profiles p
-            where p.id = p_target and p.confirmed_at is not null and p.banned_at is null
-              and not exists (
-                select 1 from public.blocks b
-                where (b.blocker_id = p_target and b.blocked_id = p_viewer)
-                   or (b.blocker_id = p_viewer and b.blocked_id = p_target)
-              )
+      or exists (
+        select 1 from public.profiles p
+        where p.id = p_target and p.confirmed_at is not null and p.banned_at is null
+          and not exists (
+            select 1 from public.blocks b
+            where (b.blocker_id = p_target and b.blocked_id = p_viewer)
+               or (b.blocker_id = p_viewer and b.blocked_id = p_target)
           )
+      )
   );
 end;
 $$;
@@ -47,13 +47,13 @@ as $$
 begin
   return (
     p_viewer is not distinct from p_owner and p_owner is not null
-          or private.can_see_user(p_viewer, p_owner) and (
-            not (select p.is_private from public.profiles p where p.id = p_owner)
-            or exists (
-              select 1 from public.follows f
-              where f.follower_id = p_viewer and f.followee_id = p_owner and f.status = 'accepted'
-            )
-          )
+      or private.can_see_user(p_viewer, p_owner) and (
+        not (select p.is_private from public.profiles p where p.id = p_owner)
+        or exists (
+          select 1 from public.follows f
+          where f.follower_id = p_viewer and f.followee_id = p_owner and f.status = 'accepted'
+        )
+      )
   );
 end;
 $$;
@@ -75,15 +75,15 @@ as $$
 begin
   return (
     p_viewer is not distinct from p_author and p_author is not null
-          or p_banned_at is null
-             and p_privacy <> 'private'
-             and private.can_see_activity_of(p_viewer, p_author)
-             and (
-               p_privacy = 'public'
-               or exists (
-                 select 1 from public.close_friends c where c.owner_id = p_author and c.friend_id = p_viewer
-               )
-             )
+      or p_banned_at is null
+         and p_privacy <> 'private'
+         and private.can_see_activity_of(p_viewer, p_author)
+         and (
+           p_privacy = 'public'
+           or exists (
+             select 1 from public.close_friends c where c.owner_id = p_author and c.friend_id = p_viewer
+           )
+         )
   );
 end;
 $$;
@@ -102,8 +102,8 @@ as $$
 begin
   return (
     coalesce(
-        (select private.can_see_post(p_viewer, p.author_id, p.privacy, p.banned_at) from public.posts p where p.id = p_post),
-        false)
+      (select private.can_see_post(p_viewer, p.author_id, p.privacy, p.banned_at) from public.posts p where p.id = p_post),
+      false)
   );
 end;
 $$;
@@ -122,9 +122,9 @@ as $$
 begin
   return (
     coalesce(
-        (select private.can_see_post_id(p_viewer, c.post_id) and private.can_see_user(p_viewer, c.author_id)
-         from public.comments c where c.id = p_comment),
-        false)
+      (select private.can_see_post_id(p_viewer, c.post_id) and private.can_see_user(p_viewer, c.author_id)
+       from public.comments c where c.id = p_comment),
+      false)
   );
 end;
 $$;
