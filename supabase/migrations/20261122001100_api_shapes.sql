@@ -36,10 +36,14 @@ $$;
 revoke execute on function private.profile_json(public.profiles, uuid) from public;
 grant execute on function private.profile_json(public.profiles, uuid) to anon, authenticated, service_role;
 
+-- The short card of an author. Security definer, so that it skips the per-row visibility check: every
+-- caller passes someone the viewer may already see (the author of a visible post or comment, a visible
+-- liker), or runs for an admin, or lists the caller's own blocks.
 create function private.author_json(p_id uuid)
 returns jsonb
 language sql
 stable
+security definer
 set search_path = ''
 as $$
   select jsonb_build_object('id', p.id, 'username', p.username, 'display_name', p.display_name, 'avatar_url', p.avatar_url)
