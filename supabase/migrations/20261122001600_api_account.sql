@@ -46,6 +46,13 @@ begin
     perform private.fail(400, 'invalid_changes',
       'Changes are an object of username, display_name, bio, time_zone, is_private and avatar_url');
   end if;
+  -- The constraints hold anyway; these give the precise error.
+  if p_changes ? 'username' and coalesce(lower(btrim(p_changes ->> 'username')), '') !~ '^[a-z0-9._]{3,30}$' then
+    perform private.fail(400, 'invalid_username', 'A username is 3 to 30 of a-z, 0-9, dot and underscore');
+  end if;
+  if p_changes ? 'time_zone' and not private.is_time_zone(coalesce(p_changes ->> 'time_zone', '')) then
+    perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', p_changes ->> 'time_zone'));
+  end if;
   update public.profiles p set
     username = case when p_changes ? 'username' then p_changes ->> 'username' else p.username end,
     display_name = case when p_changes ? 'display_name' then coalesce(p_changes ->> 'display_name', '') else p.display_name end,

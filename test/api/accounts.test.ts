@@ -215,7 +215,7 @@ auth('PUT /user and PUT /resetprofilepicture', () => {
     expect(edited.body.profile).toMatchObject({ username: newName, bio: 'hello', is_private: true, avatar_url: 'member/avatar.png' });
     expect((await api('PUT', '/user', { token, json: { username: other.username } })).body.error.code).toBe('username_taken');
     expect((await api('PUT', '/user', { token, json: { username: 'support' } })).body.error.code).toBe('username_reserved');
-    expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).status).toBe(400);
+    expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).body.error.code).toBe('invalid_time_zone');
     expect((await api('PUT', '/user', { token, json: { unknown_field: 1 } })).status).toBe(400);
     expect((await api('PUT', '/user', { json: { bio: 'anonymous' } })).status).toBe(401);
 
