@@ -33,8 +33,13 @@ async function startMailpit(profile: Profile, logDir: string): Promise<void> {
 }
 
 async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const config = readConfig();
+  // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test stack lifts them.
+  if (profile.name === 'test') {
+    config.auth.rate_limit = { ...config.auth.rate_limit, sign_in_sign_ups: 100000, token_refresh: 100000, token_verifications: 100000 };
+  }
   const env = authEnv({
-    config: readConfig(),
+    config,
     keys,
     port: profile.ports.auth,
     externalUrl: urls(profile).auth,
