@@ -16,5 +16,6 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header('Authorization'));
   if (!token) throw new ApiError(401, 'unauthorized', 'Sign in first: send "Authorization: Bearer <access token>"');
   c.set('caller', await c.var.deps.verifyToken(token));
+  c.set('accessToken', token);
   await next();
 });

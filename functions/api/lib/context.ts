@@ -16,6 +16,8 @@ export interface AppEnv {
     requestId: string;
     deps: Deps;
     caller: Caller;
+    /** The caller's verified access token, for the Auth endpoints that act as the user. */
+    accessToken: string;
     /** The client's address, as the gateway in front of the function reports it. */
     clientIp: string | undefined;
   };

@@ -6,7 +6,6 @@ import { fromAuth } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
-import { bearer } from './auth.ts';
 import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
 
 const tags = ['account'];
@@ -73,7 +72,6 @@ export const account = createRouter()
   .openapi(editAccount, async (c) => {
     const { email, password, current_password: currentPassword, ...profileChanges } = c.req.valid('json');
     const { deps, caller, clientIp } = c.var;
-    const token = bearer(c.req.header('Authorization'));
     const credentials: Record<string, string> = {};
     if (email) credentials.email = email;
     if (password) credentials.password = password;
@@ -91,7 +89,7 @@ export const account = createRouter()
     const profile = await asCaller(deps.sql, caller, async (tx) => {
       const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
       if (changesCredentials) {
-        await deps.auth.updateUser(token, credentials, clientIp).catch((error) => {
+        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
           throw fromAuth(error);
         });
       }

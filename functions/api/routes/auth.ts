@@ -5,7 +5,7 @@ import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
-import { createRouter } from '../lib/router.ts';
+import { createRouter, hasJsonBody } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous } from '../lib/tokens.ts';
 import {
@@ -158,11 +158,6 @@ const logout = createRoute({
   responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
 });
 
-/** The access token requireUser already verified, for the Auth endpoints that act as the user. */
-export function bearer(header: string | undefined): string {
-  return header!.slice('Bearer '.length).trim();
-}
-
 export const auth = createRouter()
   .openapi(register, async (c) => {
     const input = c.req.valid('json');
@@ -258,8 +253,8 @@ export const auth = createRouter()
     return c.json({ message: 'We e-mailed you a code: send it with DELETE /user to delete your account' }, 200);
   })
   .openapi(logout, async (c) => {
-    const all = c.req.header('Content-Type')?.includes('application/json') ? c.req.valid('json').all : false;
-    await c.var.deps.auth.logout(bearer(c.req.header('Authorization')), all ? 'global' : 'local').catch((error) => {
+    const all = hasJsonBody(c) ? c.req.valid('json').all : false;
+    await c.var.deps.auth.logout(c.var.accessToken, all ? 'global' : 'local').catch((error) => {
       throw fromAuth(error);
     });
     return c.json({ message: all ? 'Signed out everywhere' : 'Signed out' }, 200);
