@@ -145,16 +145,17 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
     it(`${actor} ${expected === 'allowed' ? 'reads' : `gets ${expected} for`} priv's calendar, posts by day and follow lists`, async () => {
       const who = actors()[actor];
       const today = (await asRoot`select day::text from public.posts where id = ${posts.privPublic}`)[0].day;
-      const calls = [
-        rpc(who, 'calendar', { p_username: a.priv.username }),
-        rpc(who, 'posts_by_day', { p_username: a.priv.username, p_day: today }),
-        rpc(who, 'followers', { p_username: a.priv.username }),
-        rpc(who, 'following', { p_username: a.priv.username }),
-        rpc(who, 'user_posts', { p_username: a.priv.username }),
+      // One call at a time: a call started before the previous one is awaited would reject unobserved.
+      const calls: [string, Record<string, unknown>][] = [
+        ['calendar', { p_username: a.priv.username }],
+        ['posts_by_day', { p_username: a.priv.username, p_day: today }],
+        ['followers', { p_username: a.priv.username }],
+        ['following', { p_username: a.priv.username }],
+        ['user_posts', { p_username: a.priv.username }],
       ];
-      for (const call of calls) {
-        if (expected === 'allowed') await expect(call).resolves.toBeDefined();
-        else expect((await errorOf(call)).code).toBe(expected);
+      for (const [fn, args] of calls) {
+        if (expected === 'allowed') await expect(rpc(who, fn, args)).resolves.toBeDefined();
+        else expect((await errorOf(rpc(who, fn, args))).code).toBe(expected);
       }
     });
   }
