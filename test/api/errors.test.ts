@@ -14,6 +14,11 @@ describe('the error envelope', () => {
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
   });
+
+  it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
+    const response = await api('POST', '/auth/login', { body: 'login=a', headers: { 'Content-Type': 'text/plain' } });
+    expect([response.status, response.body.error.code]).toEqual([415, 'unsupported_media_type']);
+  });
 });
 
 describe('GET /openapi.json', () => {

@@ -30,6 +30,11 @@ describe.skipIf(!authIsRunning)('users and relationships over HTTP', () => {
     expect((await api('POST', `/${ann.username}/follow`, { token })).body.state).toBe('following');
     expect((await api('POST', `/${ann.username}/follow`, { token, json: { follow: true } })).body.state).toBe('following');
     expect((await api('POST', `/${ann.username}/follow`, { token })).body.state).toBe('none');
+    // Media types are case-insensitive: an explicit state in "Application/JSON" must not toggle.
+    const mixedCase = { token, body: JSON.stringify({ follow: true }), headers: { 'Content-Type': 'Application/JSON; charset=UTF-8' } };
+    expect((await api('POST', `/${ann.username}/follow`, mixedCase)).body.state).toBe('following');
+    expect((await api('POST', `/${ann.username}/follow`, mixedCase)).body.state).toBe('following');
+    expect((await api('POST', `/${ann.username}/follow`, { token, json: { follow: false } })).body.state).toBe('none');
     expect((await api('POST', `/${shy.username}/follow`, { token })).body.state).toBe('requested');
     expect((await api('POST', `/${ann.username}/follow`)).status).toBe(401);
     expect((await api('POST', `/${ann.username}/follow`, { token, json: { follow: 'yes' } })).status).toBe(400);
@@ -121,6 +126,16 @@ describe.skipIf(!authIsRunning)('posts and comments over HTTP', () => {
     expect((await api('GET', `/post/${crypto.randomUUID()}`)).status).toBe(404);
     expect((await api('GET', `/${author.username}/posts?limit=1000`)).status).toBe(400);
     expect((await api('GET', `/${author.username}/posts?cursor=forged`)).body.error.code).toBe('invalid_cursor');
+    // Postgres text cannot hold NUL: a 400, not a 500, wherever it arrives.
+    for (const response of [
+      await api('POST', '/post/create', { token, json: { body: 'a\u0000b' } }),
+      await api('GET', `/${author.username}/posts?cursor=%00`),
+      await api('PUT', '/user', { token, json: { bio: 'nul\u0000' } }),
+    ]) {
+      expect([response.status, response.body.error.code]).toEqual([400, 'invalid_text']);
+    }
+    expect((await api('GET', `/${author.username}/posts`)).body.items).toEqual([]);
+    expect((await api('GET', '/auth/user', { token })).body.profile.bio).toBe('');
   });
 });
 

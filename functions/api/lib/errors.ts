@@ -51,6 +51,7 @@ const statusCodes: Record<number, string> = {
   404: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',
+  415: 'unsupported_media_type',
   422: 'unprocessable',
   429: 'rate_limited',
   503: 'service_unavailable',
@@ -59,10 +60,14 @@ const statusCodes: Record<number, string> = {
 /** SQLSTATEs Postgres raises by itself, for the constraints that guard the data. */
 const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   '22001': [400, 'value_too_long'],
+  '22003': [400, 'value_out_of_range'],
   '22007': [400, 'invalid_date'],
   '22008': [400, 'invalid_date'],
+  // A NUL character (\u0000) in text: Postgres text cannot hold it (22021 as a parameter, 22P05 inside JSON).
+  '22021': [400, 'invalid_text'],
   '22023': [400, 'invalid_parameter'],
   '22P02': [400, 'invalid_value'],
+  '22P05': [400, 'invalid_text'],
   '23502': [400, 'missing_value'],
   '23514': [400, 'constraint_violation'],
   '23503': [404, 'not_found'],

@@ -1,6 +1,5 @@
 // Every router of the app is an OpenAPIHono whose request validation failures become the one error envelope.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import type { AppEnv } from './context.ts';
 import { ApiError } from './errors.ts';
 
@@ -15,9 +14,4 @@ export function createRouter() {
       throw new ApiError(400, 'validation_failed', `Invalid request: ${details[0]?.path || 'input'}: ${details[0]?.message}`, details);
     },
   });
-}
-
-/** Whether the request carries a JSON body: toggles treat a missing body as "toggle". */
-export function hasJsonBody(c: Context): boolean {
-  return c.req.header('content-type')?.includes('application/json') ?? false;
 }

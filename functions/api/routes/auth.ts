@@ -5,7 +5,7 @@ import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
-import { createRouter, hasJsonBody } from '../lib/router.ts';
+import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous } from '../lib/tokens.ts';
 import {
@@ -253,7 +253,7 @@ export const auth = createRouter()
     return c.json({ message: 'We e-mailed you a code: send it with DELETE /user to delete your account' }, 200);
   })
   .openapi(logout, async (c) => {
-    const all = hasJsonBody(c) ? c.req.valid('json').all : false;
+    const all = c.req.valid('json').all;
     await c.var.deps.auth.logout(c.var.accessToken, all ? 'global' : 'local').catch((error) => {
       throw fromAuth(error);
     });

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
-import { createRouter, hasJsonBody } from '../lib/router.ts';
+import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, PageQuery, pageOf, PostIdParam } from './schemas.ts';
 
@@ -58,7 +58,7 @@ export const comments = createRouter()
     },
     responses: { 200: json(CommentSchema, 'The comment with fresh counts'), ...writeErrors },
   }), async (c) => {
-    const wanted = hasJsonBody(c) ? c.req.valid('json').like : undefined;
+    const wanted = c.req.valid('json').like;
     return c.json(await rpc(c.var.deps, c.var.caller, 'like_comment', { p_comment_id: c.req.valid('param').commentId, p_like: wanted }), 200);
   })
   .openapi(createRoute({

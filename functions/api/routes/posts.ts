@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
-import { createRouter, hasJsonBody } from '../lib/router.ts';
+import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import { AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, Reason, ReportSchema } from './schemas.ts';
 
@@ -67,7 +67,7 @@ export const posts = createRouter()
     },
     responses: { 200: json(PostSchema, 'The post with fresh counts'), ...writeErrors },
   }), async (c) => {
-    const wanted = hasJsonBody(c) ? c.req.valid('json').like : undefined;
+    const wanted = c.req.valid('json').like;
     return c.json(await rpc(c.var.deps, c.var.caller, 'like_post', { p_post_id: c.req.valid('param').postId, p_like: wanted }), 200);
   })
   .openapi(createRoute({

@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
-import { createRouter, hasJsonBody } from '../lib/router.ts';
+import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import {
   AuthorSchema, body, IsoDate, json, PageQuery, pageOf, PostSchema, ProfileSchema, Reason, ReportSchema, Username,
@@ -66,7 +66,7 @@ export const users = createRouter()
     request: { params: UsernameParam, body: optionalBoolean('close_friend', 'The state you want; omit to toggle') },
     responses: { 200: json(z.object({ close_friend: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...actErrors },
   }), async (c) => {
-    const wanted = hasJsonBody(c) ? c.req.valid('json').close_friend : undefined;
+    const wanted = c.req.valid('json').close_friend;
     return c.json(await rpc(c.var.deps, c.var.caller, 'set_close_friend', { p_username: c.req.valid('param').username, p_close: wanted }), 200);
   })
   .openapi(createRoute({
@@ -101,7 +101,7 @@ export const users = createRouter()
     request: { params: UsernameParam, body: optionalBoolean('follow', 'The state you want; omit to toggle') },
     responses: { 200: json(FollowState, 'The resulting state'), ...actErrors },
   }), async (c) => {
-    const wanted = hasJsonBody(c) ? c.req.valid('json').follow : undefined;
+    const wanted = c.req.valid('json').follow;
     return c.json(await rpc(c.var.deps, c.var.caller, 'follow', { p_username: c.req.valid('param').username, p_follow: wanted }), 200);
   })
   .openapi(createRoute({
@@ -146,7 +146,7 @@ export const users = createRouter()
       ...actErrors,
     },
   }), async (c) => {
-    const wanted = hasJsonBody(c) ? c.req.valid('json').block : undefined;
+    const wanted = c.req.valid('json').block;
     return c.json(await rpc(c.var.deps, c.var.caller, 'block', { p_username: c.req.valid('param').username, p_block: wanted }), 200);
   })
   .openapi(createRoute({
