@@ -290,7 +290,10 @@ begin
     perform private.fail(400, 'cannot_block_self', 'You cannot block yourself');
   end if;
   if coalesce(p_block, not v_blocking) then
-    insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
+    -- Blocking again is a no-op: the insert policy refuses a row about someone the caller already blocks.
+    if not v_blocking then
+      insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
+    end if;
     v_blocking := true;
   else
     delete from public.blocks b where b.blocker_id = v_me and b.blocked_id = v_target;

@@ -1,7 +1,7 @@
 // Follows, requests, followers lists, close friends, blocks and user reports through the API functions.
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
-import { anon, errorOf, rpc } from '../helpers/db.ts';
+import { type Account, createAccount } from '../helpers/accounts.ts';
+import { anon, as, asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('public.follow', () => {
@@ -47,7 +47,6 @@ describe.skipIf(!authIsRunning)('public.follow', () => {
     const shy = await createAccount('shy', { isPrivate: true });
     await rpc(asker, 'follow', { p_username: shy.username });
     await rpc(shy, 'get_profile', { p_username: shy.username });
-    const { as } = await import('../helpers/db.ts');
     await as(shy, (tx) => tx`update public.profiles set is_private = false where id = ${shy.id}`);
     expect((await rpc(asker, 'get_profile', { p_username: shy.username })).viewer.following).toBe(true);
   });
@@ -90,6 +89,7 @@ describe.skipIf(!authIsRunning)('blocks', () => {
     await rpc(ann, 'set_close_friend', { p_username: ben.username, p_close: true });
 
     expect(await rpc(ann, 'block', { p_username: ben.username })).toMatchObject({ blocked: true });
+    expect(await rpc(ann, 'block', { p_username: ben.username, p_block: true })).toMatchObject({ blocked: true });
     expect(await errorOf(rpc(ben, 'get_profile', { p_username: ann.username }))).toMatchObject({ code: 'PT404' });
     expect(await errorOf(rpc(ann, 'get_profile', { p_username: ben.username }))).toMatchObject({ code: 'PT404' });
     expect(await errorOf(rpc(ben, 'follow', { p_username: ann.username }))).toMatchObject({ code: 'PT404' });
@@ -99,6 +99,56 @@ describe.skipIf(!authIsRunning)('blocks', () => {
     expect(await rpc(ann, 'block', { p_username: ben.username, p_block: false })).toMatchObject({ blocked: false });
     const seen = await rpc(ann, 'get_profile', { p_username: ben.username });
     expect(seen).toMatchObject({ followers_count: 0, following_count: 0, viewer: { following: false, follows_you: false } });
+  });
+});
+
+/** A transaction of `actor` that runs `statement`, then stays open until `release` is called. */
+function heldOpen(actor: Account, statement: (tx: Tx) => Promise<unknown>) {
+  let release!: () => void;
+  let started!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const ran = new Promise<void>((resolve) => (started = resolve));
+  const done = as(actor, async (tx) => {
+    await statement(tx);
+    started();
+    await released;
+  });
+  return { ran, release, done };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!authIsRunning)('blocks racing follows and close friends', () => {
+  it('a block waiting on an uncommitted follow still ends it', async () => {
+    const fan = await createAccount('fan');
+    const star = await createAccount('star');
+    const follow = heldOpen(fan, (tx) => tx`insert into public.follows (followee_id) values (${star.id})`);
+    await follow.ran;
+    const block = rpc(star, 'block', { p_username: fan.username, p_block: true });
+    await pause(300);
+    follow.release();
+    await follow.done;
+    expect(await block).toMatchObject({ blocked: true });
+    const [left] = await asRoot`select count(*)::int as n from public.follows where follower_id = ${fan.id}`;
+    expect(left.n).toBe(0);
+  });
+
+  it('a follow or close-friend entry waiting on an uncommitted block is refused', async () => {
+    const fan = await createAccount('fan');
+    const star = await createAccount('star');
+    const block = heldOpen(star, (tx) => tx`insert into public.blocks (blocked_id) values (${fan.id})`);
+    await block.ran;
+    const follow = errorOf(rpc(fan, 'follow', { p_username: star.username }));
+    const befriend = errorOf(rpc(fan, 'set_close_friend', { p_username: star.username, p_close: true }));
+    await pause(300);
+    block.release();
+    await block.done;
+    expect(await follow).toMatchObject({ code: 'PT404' });
+    expect(await befriend).toMatchObject({ code: 'PT404' });
+    const [left] = await asRoot`
+      select (select count(*) from public.follows where follower_id = ${fan.id})::int
+           + (select count(*) from public.close_friends where owner_id = ${fan.id})::int as n`;
+    expect(left.n).toBe(0);
   });
 });
 
