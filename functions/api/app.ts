@@ -19,6 +19,14 @@ import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
 
+/**
+ * The client's address for Auth's per-IP rate limits: the last X-Forwarded-For entry, the one the platform's
+ * gateway appended. Earlier entries come from the client and can be anything it likes.
+ */
+function clientIp(forwardedFor: string | undefined): string | undefined {
+  return forwardedFor?.split(',').at(-1)?.trim() || undefined;
+}
+
 export function createDeps(env: Env): Deps {
   return {
     env,
@@ -37,7 +45,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(requestId());
   app.use(async (c, next) => {
     c.set('deps', deps);
-    c.set('clientIp', c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || undefined);
+    c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
     await next();
   });
   app.use(bodyLimit({

@@ -1,22 +1,31 @@
 -- Profiles: the public face of an account, one per Supabase Auth user, made by a trigger on auth.users.
 
+-- The IANA time zone names an account may choose, copied from Postgres's own list when the migration runs.
+-- Postgres would also accept POSIX strings such as 'XYZ-167' (an offset of 167 hours) in `at time zone`,
+-- which would let an author date a post a week away from today; only real zone names are allowed.
+create table private.time_zones (
+  name text primary key
+);
+alter table private.time_zones enable row level security;
+insert into private.time_zones (name)
+select t.name from pg_catalog.pg_timezone_names t
+where t.name !~ '^(posix|right)/' and t.name not in ('localtime', 'posixrules', 'Factory');
+
+comment on table private.time_zones is 'IANA time zone names (Europe/Paris, UTC…) accepted for profiles.time_zone.';
+
 create function private.is_time_zone(p_name text)
 returns boolean
-language plpgsql
-immutable
+language sql
+stable
+security definer
 set search_path = ''
 as $$
-begin
-  perform now() at time zone p_name;
-  return p_name !~ '^\s|\s$' and p_name <> '';
-exception when others then
-  return false;
-end;
+  select exists (select 1 from private.time_zones z where z.name = p_name)
 $$;
 revoke execute on function private.is_time_zone(text) from public;
 grant execute on function private.is_time_zone(text) to anon, authenticated, service_role;
 
-comment on function private.is_time_zone(text) is 'True for a time zone name Postgres knows (IANA names such as Europe/Paris).';
+comment on function private.is_time_zone(text) is 'True for an IANA time zone name such as Europe/Paris (private.time_zones).';
 
 -- Fixed first path segments of the API and obvious impostors; nobody may take them as a username.
 create table private.reserved_usernames (
@@ -128,6 +137,44 @@ alter table private.banned_emails enable row level security;
 
 comment on table private.banned_emails is 'E-mails of banned accounts that were deleted; sign-up with them is refused.';
 
+create function private.refuse_banned_email(p_email text)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from private.banned_emails b where b.email = lower(btrim(coalesce(p_email, '')))) then
+    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
+  end if;
+end;
+$$;
+revoke execute on function private.refuse_banned_email(text) from public;
+grant execute on function private.refuse_banned_email(text) to anon, authenticated, service_role;
+
+-- Nor may an existing account take such an address by an e-mail change (Auth keeps the requested address in
+-- email_change until it is confirmed, then moves it to email).
+create function private.refuse_banned_email_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.refuse_banned_email(new.email);
+  perform private.refuse_banned_email(new.email_change);
+  return new;
+end;
+$$;
+revoke execute on function private.refuse_banned_email_change() from public;
+
+create trigger refuse_banned_email_change
+before update of email, email_change on auth.users
+for each row
+when (old.email is distinct from new.email or old.email_change is distinct from new.email_change)
+execute function private.refuse_banned_email_change();
+
 -- Sign-up (Auth inserts into auth.users): refuse banned e-mails, then create the profile from the
 -- sign-up metadata (username, display_name, time_zone), or derive a username when none was given.
 create function private.create_profile_for_new_user()
@@ -140,9 +187,7 @@ declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_time_zone text := coalesce(nullif(v_meta ->> 'time_zone', ''), 'UTC');
 begin
-  if exists (select 1 from private.banned_emails b where b.email = lower(new.email)) then
-    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
-  end if;
+  perform private.refuse_banned_email(new.email);
   if not private.is_time_zone(v_time_zone) then
     v_time_zone := 'UTC';
   end if;

@@ -81,6 +81,7 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED: flag(auth.enable_refresh_token_rotation),
     GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL: String(auth.refresh_token_reuse_interval ?? 10),
     GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION: flag(email.secure_password_change),
+    GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_CURRENT_PASSWORD: flag(email.require_current_password),
 
     GOTRUE_EXTERNAL_EMAIL_ENABLED: flag(email.enabled ?? true),
     GOTRUE_MAILER_AUTOCONFIRM: flag(!email.enable_confirmations),
@@ -99,8 +100,10 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_RATE_LIMIT_TOKEN_REFRESH: String(limits.token_refresh ?? 150),
     GOTRUE_RATE_LIMIT_VERIFY: String(limits.token_verifications ?? 30),
     GOTRUE_RATE_LIMIT_ANONYMOUS_USERS: String(limits.anonymous_users ?? 30),
-    // Per-client limits keyed on the address the gateway (and the facade) forward, as on hosted projects.
+    // Per-client limits, as on hosted projects: keyed on the address a secret-key holder (the facade) names
+    // in Sb-Forwarded-For, else on the address the gateway saw (X-Forwarded-For, set by the gateway alone).
     GOTRUE_RATE_LIMIT_HEADER: 'X-Forwarded-For',
+    GOTRUE_SECURITY_SB_FORWARDED_FOR_ENABLED: 'true',
     ...google(auth, input.externalUrl),
 
     GOTRUE_LOG_LEVEL: 'info',

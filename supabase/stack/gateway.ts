@@ -9,6 +9,8 @@ import { repoRoot } from './config.ts';
 export interface GatewayUpstreams {
   auth: string;
   functions: string;
+  /** The one API key whose holder may name the client in Sb-Forwarded-For (hosted: a secret key). */
+  forwardingKey: string;
 }
 
 function unavailable(service: string) {
@@ -19,7 +21,7 @@ function unavailable(service: string) {
 }
 
 /** Forwards a request to `upstream`, dropping the gateway's path prefix. */
-function forward(prefix: string, upstream: string, service: string) {
+function forward(prefix: string, upstream: string, service: string, forwardingKey: string) {
   return async (c: { req: { url: string; raw: Request }; env: { remoteAddr?: Deno.NetAddr } }) => {
     const url = new URL(c.req.url);
     const target = `${upstream}${url.pathname.slice(prefix.length)}${url.search}`;
@@ -27,8 +29,13 @@ function forward(prefix: string, upstream: string, service: string) {
       // A new request rather than the incoming one: its abort signal must not cut the upstream call short.
       const { method, body } = c.req.raw;
       const headers = new Headers(c.req.raw.headers);
-      // As hosted Supabase's gateway does: tell the service who the client is.
-      if (!headers.has('x-forwarded-for') && c.env.remoteAddr) headers.set('x-forwarded-for', c.env.remoteAddr.hostname);
+      // The gateway is the edge: it tells the service who the client is, replacing whatever the client
+      // claimed (a client-chosen X-Forwarded-For would let it dodge Auth's per-IP rate limits).
+      headers.delete('x-forwarded-for');
+      if (c.env.remoteAddr) headers.set('x-forwarded-for', c.env.remoteAddr.hostname);
+      // A server such as the facade names its own client in Sb-Forwarded-For, which Auth prefers; only a
+      // holder of the secret key may, as on hosted projects with IP address forwarding turned on.
+      if (headers.get('apikey') !== forwardingKey) headers.delete('sb-forwarded-for');
       // redirect: 'manual' hands redirects to the client, as a gateway must.
       return await proxy(target, { method, headers, body, duplex: 'half', redirect: 'manual' } as RequestInit);
     } catch {
@@ -39,8 +46,8 @@ function forward(prefix: string, upstream: string, service: string) {
 
 export function createGateway(upstreams: GatewayUpstreams) {
   const gateway = new Hono<{ Bindings: { remoteAddr?: Deno.NetAddr } }>();
-  gateway.all('/auth/v1/*', forward('/auth/v1', upstreams.auth, 'Supabase Auth'));
-  gateway.all('/functions/v1/*', forward('/functions/v1', upstreams.functions, 'The api function'));
+  gateway.all('/auth/v1/*', forward('/auth/v1', upstreams.auth, 'Supabase Auth', upstreams.forwardingKey));
+  gateway.all('/functions/v1/*', forward('/functions/v1', upstreams.functions, 'The api function', upstreams.forwardingKey));
   gateway.get('/email/:file{[a-z_]+\\.html}', async (c) => {
     const body = await Deno.readTextFile(join(repoRoot, 'supabase', 'templates', c.req.param('file'))).catch(() => null);
     return body === null ? c.notFound() : c.html(body);

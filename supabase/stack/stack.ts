@@ -120,7 +120,11 @@ export async function up(profile: Profile): Promise<Stack> {
   }
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, superuserUrl, logDir);
-    serveGateway(ports.api, { auth: urls(profile).authDirect, functions: urls(profile).functionsDirect });
+    serveGateway(ports.api, {
+      auth: urls(profile).authDirect,
+      functions: urls(profile).functionsDirect,
+      forwardingKey: keys.serviceRoleKey,
+    });
   });
   return { urls: urls(profile), keys, superuserUrl, authUnavailable };
 }

@@ -2,7 +2,8 @@
 import { importJWK, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createAccount, makeAdmin, uniqueUsername } from '../helpers/accounts.ts';
-import { rpc } from '../helpers/db.ts';
+import { appWith } from '../helpers/app.ts';
+import { asRoot, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { latestCode } from '../helpers/mailpit.ts';
 import { registerAndConfirm, withoutRequestId } from '../helpers/registration.ts';
@@ -39,6 +40,7 @@ auth('POST /auth/register and /auth/confirm_email', () => {
       [{ password: 'short' }, 400, 'validation_failed'],
       [{ password: 'x'.repeat(73) }, 400, 'validation_failed'],
       [{ time_zone: 'Mars/Olympus' }, 400, 'invalid_time_zone'],
+      [{ time_zone: 'XYZ-167' }, 400, 'invalid_time_zone'],
       [{ display_name: 'x'.repeat(51) }, 400, 'validation_failed'],
       [{ email: 'not-an-email' }, 400, 'validation_failed'],
     ];
@@ -61,6 +63,22 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     expect(missing.status).toBe(400);
   });
 
+  it('refuses to register an address that awaits confirmation; its owner takes it over with forget_password', async () => {
+    const email = uniqueEmail('pending');
+    const first = { username: uniqueUsername('first'), email, password: 'first registrant password' };
+    expect((await api('POST', '/auth/register', { json: first })).status).toBe(201);
+    const second = await api('POST', '/auth/register', { json: { username: uniqueUsername('second'), email, password: defaultPassword } });
+    expect([second.status, second.body.error.code]).toEqual([409, 'email_pending_confirmation']);
+
+    // The address's owner sets a password of their own; the first registrant's no longer works.
+    const since = new Date();
+    expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
+    const reset = await api('POST', '/auth/reset_password', { json: { email, code: await latestCode(email, since), password: defaultPassword } });
+    expect(reset.status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: first.password } })).status).toBe(401);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: defaultPassword } })).status).toBe(200);
+  });
+
   it('refuses the e-mail of a deleted banned account', async () => {
     const admin = await createAccount('admin');
     await makeAdmin(admin);
@@ -70,6 +88,20 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     const again = await api('POST', '/auth/register', { json: { username: uniqueUsername('back'), email: banned.email, password: defaultPassword } });
     expect(again.status).toBe(403);
     expect(again.body.error.code).toBe('email_banned');
+
+    // Nor can an existing account move to it, through the facade or straight through Auth.
+    const member = await registerAndConfirm('mover');
+    const token = member.session.access_token;
+    const moved = await api('PUT', '/user', { token, json: { email: banned.email.toUpperCase(), current_password: member.password, bio: 'moved' } });
+    expect([moved.status, moved.body.error.code]).toEqual([403, 'email_banned']);
+    const direct = await fetch(`${stack.apiUrl}/auth/v1/user`, {
+      method: 'PUT',
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: banned.email }),
+    });
+    expect(direct.ok).toBe(false);
+    const [row] = await asRoot`select email, email_change, (select bio from public.profiles where id = u.id) as bio from auth.users u where id = ${member.userId}`;
+    expect(row).toEqual({ email: member.email, email_change: '', bio: '' });
   });
 });
 
@@ -91,6 +123,29 @@ auth('POST /auth/login', () => {
     expect(wrongPassword.status).toBe(401);
     expect(withoutRequestId(unknownUser)).toEqual(withoutRequestId(wrongPassword));
     expect(withoutRequestId(unknownEmail)).toEqual(withoutRequestId(wrongPassword));
+  });
+
+  it('lets Auth rate-limit the real client: forged X-Forwarded-For and Sb-Forwarded-For are replaced', async () => {
+    const member = await registerAndConfirm('member');
+    const credentials = { login: member.username, password: member.password };
+    const forged = { 'X-Forwarded-For': '203.0.113.9', 'Sb-Forwarded-For': '203.0.113.9' };
+    expect((await api('POST', '/auth/login', { json: credentials, headers: forged })).status).toBe(200);
+    const direct = await fetch(`${stack.apiUrl}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { ...forged, apikey: stack.anonKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: member.email, password: member.password }),
+    });
+    expect(direct.status).toBe(200);
+    // The facade behind a platform gateway forwards the address that gateway appended last.
+    const behindGateway = await appWith({}).request('/api/auth/login', {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': '203.0.113.9, 198.51.100.7', 'Content-Type': 'application/json' },
+      body: JSON.stringify(credentials),
+    });
+    expect(behindGateway.status).toBe(200);
+    // Auth records, with each session, the client address it rate-limited.
+    const sessions = await asRoot`select host(ip) as ip from auth.sessions where user_id = ${member.userId} order by created_at`;
+    expect(sessions.map((row) => row.ip).slice(-3)).toEqual(['127.0.0.1', '127.0.0.1', '198.51.100.7']);
   });
 
   it('tells an unconfirmed account to confirm its e-mail', async () => {
@@ -225,9 +280,24 @@ auth('PUT /user and PUT /resetprofilepicture', () => {
     const changed = await api('PUT', '/user', { token, json: { password: 'new password 1', current_password: member.password } });
     expect(changed.status).toBe(200);
     expect(changed.body.profile.bio).toBe('hello');
-    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'new password 1' } })).status).toBe(200);
+    const login = await api('POST', '/auth/login', { json: { login: newName, password: 'new password 1' } });
+    expect(login.status).toBe(200);
+    // Auth itself asks for the current password: the access token of a password login alone changes nothing,
+    // even through supabase-js. (Auth exempts sessions begun with an e-mailed code, as `token` was.)
+    const direct = async (changes: Record<string, string>) => (await fetch(`${stack.apiUrl}/auth/v1/user`, {
+      method: 'PUT',
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${login.body.session.access_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(changes),
+    })).status;
+    expect(await direct({ password: 'stolen token password' })).toBe(400);
+    expect(await direct({ password: 'stolen token password', current_password: 'a wrong guess' })).toBe(400);
+    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'stolen token password' } })).status).toBe(401);
+    expect(await direct({ password: 'new password 2', current_password: 'new password 1' })).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'new password 2' } })).status).toBe(200);
 
-    const reset = await api('PUT', '/resetprofilepicture', { token });
+    // A password change ends the account's other sessions.
+    expect((await api('GET', '/auth/user', { token })).status).toBe(401);
+    const reset = await api('PUT', '/resetprofilepicture', { token: login.body.session.access_token });
     expect(reset.status).toBe(200);
     expect(reset.body.profile.avatar_url).toBeNull();
   });

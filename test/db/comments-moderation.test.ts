@@ -41,6 +41,31 @@ describe.skipIf(!authIsRunning)('comments', () => {
     expect(await rpc(admin, 'delete_comment', { p_comment_id: c3.id })).toMatchObject({ deleted: true });
     expect((await rpc(author, 'get_post', { p_post_id: post.id })).comments_count).toBe(0);
   });
+
+  it("stay deletable by the post's author after a block either way, and by their own author", async () => {
+    const author = await createAccount('author');
+    const blocked = await createAccount('blocked');
+    const blocker = await createAccount('blocker');
+    const reader = await createAccount('reader');
+    const post = await rpc(author, 'create_post', { p_body: 'my wall' });
+    const rude = await rpc(blocked, 'comment_post', { p_post_id: post.id, p_body: 'rude' });
+    const grudge = await rpc(blocker, 'comment_post', { p_post_id: post.id, p_body: 'grudge' });
+    const own = await rpc(blocker, 'comment_post', { p_post_id: post.id, p_body: 'mine' });
+    await rpc(author, 'block', { p_username: blocked.username, p_block: true });
+    await rpc(blocker, 'block', { p_username: author.username, p_block: true });
+
+    // Hidden from the post's author, still shown to everyone else…
+    expect(await errorOf(rpc(author, 'get_comment', { p_comment_id: rude.id }))).toMatchObject({ code: 'PT404' });
+    expect((await rpc(reader, 'post_comments', { p_post_id: post.id })).items).toHaveLength(3);
+    // …so the post's author can remove them; a stranger still cannot, and learns nothing more than a 403.
+    expect(await errorOf(rpc(reader, 'delete_comment', { p_comment_id: rude.id }))).toMatchObject({ code: 'PT403' });
+    expect(await rpc(author, 'delete_comment', { p_comment_id: rude.id })).toEqual({ deleted: true, id: rude.id });
+    expect(await rpc(author, 'delete_comment', { p_comment_id: grudge.id })).toMatchObject({ deleted: true });
+    // The commenter, who can no longer see the post, may still delete their own comment.
+    expect(await rpc(blocker, 'delete_comment', { p_comment_id: own.id })).toMatchObject({ deleted: true });
+    expect((await rpc(reader, 'post_comments', { p_post_id: post.id })).items).toEqual([]);
+    expect(await errorOf(rpc(author, 'delete_comment', { p_comment_id: rude.id }))).toMatchObject({ code: 'PT404' });
+  });
 });
 
 describe.skipIf(!authIsRunning)('moderation', () => {

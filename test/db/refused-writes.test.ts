@@ -36,7 +36,10 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
     const erin = await createAccount('erin');
     await as(erin, (tx) => tx`insert into public.blocks (blocked_id) values (${dave.id})`);
     const refused = await errorOf(as(dave, (tx) => tx`insert into public.follows (follower_id, followee_id) values (${dave.id}, ${erin.id})`));
-    expect(refused.code).toBe('42501'); // the row-level check fails: erin is invisible to dave
+    // Erin is invisible to dave: the block check before the insert answers as for an unknown user.
+    expect(refused).toMatchObject({ code: 'PT404', hint: 'user_not_found' });
+    const friend = await errorOf(as(dave, (tx) => tx`insert into public.close_friends (friend_id) values (${erin.id})`));
+    expect(friend).toMatchObject({ code: 'PT404', hint: 'user_not_found' });
     const allowed = await as(dave, (tx) => tx`insert into public.follows (follower_id, followee_id) values (${dave.id}, ${alice.id}) returning status`);
     expect(allowed).toEqual([{ status: 'accepted' }]);
   });
@@ -99,8 +102,15 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
     expect(taken).toMatchObject({ code: 'PT409', hint: 'username_taken' });
     const malformed = await errorOf(as(bob, (tx) => tx`update public.profiles set username = 'no spaces!' where id = ${bob.id}`));
     expect(malformed.code).toBe('23514');
-    const badZone = await errorOf(as(bob, (tx) => tx`update public.profiles set time_zone = 'Mars/Olympus' where id = ${bob.id}`));
-    expect(badZone.code).toBe('23514');
+    // Postgres would read POSIX strings ('XYZ-167' is 167 hours from UTC) and 'localtime': not zone names.
+    for (const zone of ['Mars/Olympus', 'XYZ-167', 'abc+3', 'localtime', 'posix/Europe/Paris', 'europe/paris', ' UTC']) {
+      const badZone = await errorOf(as(bob, (tx) => tx`update public.profiles set time_zone = ${zone} where id = ${bob.id}`));
+      expect([zone, badZone.code]).toEqual([zone, '23514']);
+    }
+    for (const zone of ['Pacific/Kiritimati', 'America/New_York', 'UTC']) {
+      const [row] = await as(bob, (tx) => tx`update public.profiles set time_zone = ${zone} where id = ${bob.id} returning time_zone`);
+      expect(row.time_zone).toBe(zone);
+    }
   });
 
   it('anonymous callers write nothing', async () => {

@@ -49,7 +49,11 @@ export function createAuthApi(env: Env) {
       'X-Supabase-Api-Version': '2024-01-01',
     };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (options.clientIp) headers['X-Forwarded-For'] = options.clientIp;
+    if (options.clientIp) {
+      // The gateway lets only a secret-key holder name the client (README: "Client IP and rate limits").
+      headers.apikey = env.SUPABASE_SERVICE_ROLE_KEY;
+      headers['Sb-Forwarded-For'] = options.clientIp;
+    }
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {

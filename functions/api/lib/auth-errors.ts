@@ -9,6 +9,8 @@ const translations: Record<string, [ContentfulStatusCode, string, string]> = {
   email_address_invalid: [400, 'invalid_email', 'The e-mail address is not valid'],
   validation_failed: [400, 'validation_failed', 'Invalid request'],
   otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'],
+  current_password_required: [400, 'current_password_required', 'Give current_password to change the password'],
+  current_password_invalid: [401, 'wrong_password', 'The current password is wrong'],
   invalid_credentials: [401, 'invalid_credentials', 'Wrong username, e-mail or password'],
   email_not_confirmed: [403, 'email_not_confirmed', 'Confirm your e-mail first: enter the code we sent, or ask for a new one'],
   user_banned: [403, 'user_banned', 'This account is banned'],

@@ -39,6 +39,7 @@ const editAccount = createRoute({
     200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
+    403: errorResponse('The new e-mail belongs to a banned account'),
     409: errorResponse('Username or e-mail taken'),
   },
 });
@@ -74,7 +75,8 @@ export const account = createRouter()
     const { deps, caller, clientIp } = c.var;
     const credentials: Record<string, string> = {};
     if (email) credentials.email = email;
-    if (password) credentials.password = password;
+    // Auth checks the current password again for a password change (config.toml require_current_password).
+    if (password) Object.assign(credentials, { password, current_password: currentPassword ?? '' });
     const changesCredentials = Object.keys(credentials).length > 0;
     if (changesCredentials) {
       if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
@@ -88,6 +90,8 @@ export const account = createRouter()
     // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
     const profile = await asCaller(deps.sql, caller, async (tx) => {
       const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
+      // The precise error first; a trigger on auth.users refuses the same for any Auth client.
+      if (email) await tx`select private.refuse_banned_email(${email})`;
       if (changesCredentials) {
         await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
           throw fromAuth(error);

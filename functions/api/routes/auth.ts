@@ -31,7 +31,7 @@ const register = createRoute({
     201: json(z.object({ confirmation_required: z.literal(true), email: z.string() }).openapi('Registered'), 'Registered; confirm with the e-mailed code'),
     400: errorResponse('Invalid field, reserved username or weak password'),
     403: errorResponse('The e-mail belongs to a banned account'),
-    409: errorResponse('Username taken'),
+    409: errorResponse('Username taken, or the e-mail already awaits confirmation'),
     429: errorResponse('Too many attempts'),
   },
 });
@@ -164,7 +164,10 @@ export const auth = createRouter()
     const { deps } = c.var;
     // Precise errors first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
-    await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    await asCaller(deps.sql, anonymous, async (tx) => {
+      await tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`;
+      await tx`select private.check_not_awaiting_confirmation(${input.email})`;
+    });
     const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
     await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch((error) => {
       throw fromAuth(error);

@@ -1,0 +1,36 @@
+// Nobody may call a function or touch a table unless a migration granted it, whatever the project's defaults.
+import { describe, expect, it } from 'vitest';
+import { asRoot } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+describe.skipIf(!authIsRunning)('privileges', () => {
+  it('no function of public or private is executable by PUBLIC', async () => {
+    const open = await asRoot`
+      select p.oid::regprocedure::text as name
+      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname in ('public', 'private')
+        and (p.proacl is null or exists (
+          select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE'))`;
+    expect(open.map((row) => row.name)).toEqual([]);
+  });
+
+  it('a new function or table of the migration role is granted to nobody by default', async () => {
+    let granted: Record<string, boolean> | undefined;
+    const rollback = new Error('rollback');
+    await asRoot.begin(async (tx) => {
+      await tx`create function public.probe_default_grants() returns int language sql as 'select 1'`;
+      await tx`create function private.probe_default_grants() returns int language sql as 'select 1'`;
+      await tx`create table public.probe_default_grants (id int)`;
+      [granted] = await tx`
+        select
+          has_function_privilege('anon', 'public.probe_default_grants()', 'execute') as anon_public,
+          has_function_privilege('authenticated', 'private.probe_default_grants()', 'execute') as authenticated_private,
+          has_table_privilege('authenticated', 'public.probe_default_grants', 'insert, update, select') as authenticated_table,
+          has_function_privilege('postgres', 'public.probe_default_grants()', 'execute') as owner`;
+      throw rollback;
+    }).catch((error) => {
+      if (error !== rollback) throw error;
+    });
+    expect(granted).toEqual({ anon_public: false, authenticated_private: false, authenticated_table: false, owner: true });
+  });
+});
