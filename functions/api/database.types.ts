@@ -11,7 +11,7 @@ export type Database = {
                   }
                   ComputedFields: never
                   Insert: {
-                    "action": Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id"?: string,"reason"?: string
+                    "action": Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id"?: string,"reason": string
                   }
                   Update: {
                     "action"?: Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"element_id"?: string,"element_type"?: Database["public"]['Enums']["ban_element"],"id"?: string,"reason"?: string

@@ -27,6 +27,19 @@ grant execute on function private.is_time_zone(text) to anon, authenticated, ser
 
 comment on function private.is_time_zone(text) is 'True for an IANA time zone name such as Europe/Paris (private.time_zones).';
 
+-- A reference to an object in the project's storage bucket (avatars, post media): a relative path of
+-- letters, digits and . _ / -, never a URL (no `javascript:`, no other host) and never climbing with `..`.
+create function private.is_storage_path(p_path text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select char_length(p_path) <= 300 and p_path ~ '^[A-Za-z0-9][A-Za-z0-9._/-]*$' and p_path not like '%..%'
+$$;
+revoke execute on function private.is_storage_path(text) from public;
+grant execute on function private.is_storage_path(text) to anon, authenticated, service_role;
+
 -- Fixed first path segments of the API and obvious impostors; nobody may take them as a username.
 create table private.reserved_usernames (
   name text primary key check (name = lower(name))
@@ -46,7 +59,7 @@ create table public.profiles (
   username text not null unique check (username ~ '^[a-z0-9._]{3,30}$'),
   display_name text not null default '' check (char_length(display_name) <= 50),
   bio text not null default '' check (char_length(bio) <= 500),
-  avatar_url text check (char_length(avatar_url) between 1 and 500),
+  avatar_url text check (private.is_storage_path(avatar_url)),
   time_zone text not null default 'UTC' check (private.is_time_zone(time_zone)),
   is_private boolean not null default false,
   followers_count integer not null default 0 check (followers_count >= 0),
@@ -63,7 +76,7 @@ comment on table public.profiles is 'The public face of an account. E-mail is no
 comment on column public.profiles.username is 'Unique, 3 to 30 of a-z 0-9 . _ (stored lowercase; input is lowercased).';
 comment on column public.profiles.display_name is 'Free text, at most 50 characters.';
 comment on column public.profiles.bio is 'Free text, at most 500 characters.';
-comment on column public.profiles.avatar_url is 'Reference to the avatar in storage; null means the default avatar.';
+comment on column public.profiles.avatar_url is 'Path of the avatar in the storage bucket; null means the default avatar.';
 comment on column public.profiles.time_zone is 'IANA time zone; fixes the day of each new post.';
 comment on column public.profiles.is_private is 'Private accounts show posts, calendar and follow lists to accepted followers only.';
 comment on column public.profiles.followers_count is 'Accepted followers (kept by triggers; not writable).';

@@ -325,7 +325,9 @@ begin
   into v_rows
   from (
     select b.created_at, b.blocked_id from public.blocks b
+    join public.profiles p on p.id = b.blocked_id
     where b.blocker_id = v_me
+      and p.banned_at is null -- a banned account is invisible to everyone but admins, even in this list
       and (v_after.at is null or (b.created_at, b.blocked_id) < (v_after.at, v_after.id))
     order by b.created_at desc, b.blocked_id desc
     limit v_limit + 1

@@ -272,6 +272,9 @@ auth('PUT /user and PUT /resetprofilepicture', () => {
     expect((await api('PUT', '/user', { token, json: { username: 'support' } })).body.error.code).toBe('username_reserved');
     expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).body.error.code).toBe('invalid_time_zone');
     expect((await api('PUT', '/user', { token, json: { unknown_field: 1 } })).status).toBe(400);
+    for (const avatar of ['javascript:alert(1)', 'https://elsewhere.example/a.png', '../other/avatar.png', '']) {
+      expect([avatar, (await api('PUT', '/user', { token, json: { avatar_url: avatar } })).status]).toEqual([avatar, 400]);
+    }
     expect((await api('PUT', '/user', { json: { bio: 'anonymous' } })).status).toBe(401);
 
     expect((await api('PUT', '/user', { token, json: { password: 'new password 1' } })).body.error.code).toBe('current_password_required');

@@ -155,6 +155,10 @@ describe.skipIf(!authIsRunning)('admin over HTTP', () => {
     expect(groups.body.items.find((g: { target_id: string }) => g.target_id === post.body.id)).toMatchObject({ reports_count: 1 });
     expect((await api('DELETE', `/admin/report/${report.body.id}`, { token: b })).status).toBe(200);
 
+    for (const json of [{}, { reason: '  ' }, { ban: true }]) {
+      const refused = await api('POST', `/admin/post/${post.body.id}/ban`, { token: b, json });
+      expect([json, refused.status, refused.body.error.code]).toEqual([json, 400, 'validation_failed']);
+    }
     expect((await api('POST', `/admin/post/${post.body.id}/ban`, { token: b, json: { reason: 'spam' } })).body.banned).toBe(true);
     expect((await api('GET', `/post/${post.body.id}`)).status).toBe(404);
     expect((await api('DELETE', `/admin/post/${post.body.id}`, { token: b })).status).toBe(200);

@@ -124,7 +124,22 @@ describe.skipIf(!authIsRunning)('moderation', () => {
   });
 
   it('admins cannot be banned', async () => {
-    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: otherAdmin.username }))).toMatchObject({ code: 'PT409', hint: 'cannot_ban_admin' });
+    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: otherAdmin.username, p_reason: 'coup' }))).toMatchObject({ code: 'PT409', hint: 'cannot_ban_admin' });
+  });
+
+  it('a ban or unban needs a reason; without one nothing changes', async () => {
+    const quiet = await createAccount('quiet');
+    const post = await rpc(quiet, 'create_post', { p_body: 'hello' });
+    for (const reason of [undefined, '', '   ', 'x'.repeat(1001)]) {
+      const args = reason === undefined ? {} : { p_reason: reason };
+      expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: quiet.username, ...args }))).toMatchObject({ code: 'PT400', hint: 'invalid_reason' });
+      expect(await errorOf(rpc(admin, 'admin_ban_post', { p_post_id: post.id, ...args }))).toMatchObject({ code: 'PT400', hint: 'invalid_reason' });
+    }
+    expect(await rpc(quiet, 'get_post', { p_post_id: post.id })).toMatchObject({ banned: false });
+    expect(await asRoot`select 1 from public.ban_history where element_id in (${quiet.id}, ${post.id})`).toEqual([]);
+    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: '  spam  ' })).toMatchObject({ banned: true });
+    const [row] = await asRoot`select reason from public.ban_history where element_id = ${post.id}`;
+    expect(row.reason).toBe('spam');
   });
 
   it('a banned post is hidden except from admins and its author, and only then deletable by an admin', async () => {

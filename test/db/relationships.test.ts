@@ -1,6 +1,6 @@
 // Follows, requests, followers lists, close friends, blocks and user reports through the API functions.
 import { describe, expect, it } from 'vitest';
-import { type Account, createAccount } from '../helpers/accounts.ts';
+import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { anon, as, asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
@@ -99,6 +99,17 @@ describe.skipIf(!authIsRunning)('blocks', () => {
     expect(await rpc(ann, 'block', { p_username: ben.username, p_block: false })).toMatchObject({ blocked: false });
     const seen = await rpc(ann, 'get_profile', { p_username: ben.username });
     expect(seen).toMatchObject({ followers_count: 0, following_count: 0, viewer: { following: false, follows_you: false } });
+  });
+
+  it('leave banned accounts out of the blocker\'s list, as everywhere else', async () => {
+    const ann = await createAccount('ann');
+    const troll = await createAccount('troll');
+    const admin = await createAccount('admin');
+    await makeAdmin(admin);
+    await rpc(ann, 'block', { p_username: troll.username, p_block: true });
+    expect((await rpc(ann, 'blocks')).items.map((p: { username: string }) => p.username)).toEqual([troll.username]);
+    await rpc(admin, 'admin_ban_user', { p_username: troll.username, p_reason: 'trolling' });
+    expect((await rpc(ann, 'blocks')).items).toEqual([]);
   });
 });
 

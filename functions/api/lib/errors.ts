@@ -20,7 +20,7 @@ export class ApiError extends Error {
 export const ErrorSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: 'not_found' }),
+      code: z.string().openapi({ example: 'post_not_found' }),
       message: z.string().openapi({ example: 'Post not found' }),
       details: z.unknown().optional(),
       request_id: z.string().optional(),

@@ -11,7 +11,7 @@ const security = [{ bearerAuth: [] }];
 const middleware = requireUser;
 const adminErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 403: 'Not an admin', 404: 'Not found' });
 const BanRequest = z.object({
-  reason: z.string().trim().max(1000).default(''),
+  reason: z.string().trim().min(1).max(1000).openapi({ description: 'Why; kept in the ban history' }),
   ban: z.boolean().optional().openapi({ description: 'true bans, false unbans; omit to toggle' }),
 });
 const HistoryPage = pageOf(z.looseObject({ id: z.uuid(), action: z.enum(['ban', 'unban']), element_id: z.uuid() }), 'BanHistoryPage');

@@ -4,14 +4,14 @@ import { optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, Reason, ReportSchema } from './schemas.ts';
+import { AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, Reason, ReportSchema, StoragePath } from './schemas.ts';
 
 const tags = ['posts'];
 const security = [{ bearerAuth: [] }];
 
 const PostFields = {
   body: z.string().trim().min(1).max(1000),
-  media: z.array(z.string().min(1).max(300)).max(5).openapi({ description: 'Object paths in the storage bucket' }),
+  media: z.array(StoragePath).max(5).openapi({ description: 'Object paths in the storage bucket' }),
   emotion: z.number().int().min(0).max(100).nullable(),
   privacy: z.enum(['public', 'close_friends', 'private']),
 };

@@ -14,7 +14,11 @@ export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mai
 export const DisplayName = z.string().max(50);
 export const Bio = z.string().max(500);
 export const TimeZone = z.string().min(1).max(64).openapi({ example: 'Europe/Paris' });
-export const AvatarUrl = z.string().min(1).max(500);
+/** An object path in the storage bucket, as the database accepts it (private.is_storage_path). */
+export const StoragePath = z.string().max(300).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine((path) => !path.includes('..'), {
+  message: 'must not contain ..',
+});
+export const AvatarUrl = StoragePath.openapi({ description: 'Path of the avatar in the storage bucket' });
 
 export const ProfileSchema = z
   .object({
