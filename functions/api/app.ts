@@ -1,6 +1,7 @@
 // The Hono app of the `api` Edge Function: routes under /api (the function's name, as the Edge Runtime
 // passes paths), one error envelope, and the OpenAPI document built from the route declarations.
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
@@ -43,6 +44,15 @@ export function createDeps(env: Env): Deps {
 export function createApp(env: Env, deps: Deps = createDeps(env)) {
   const app = createRouter().basePath('/api');
   app.use(requestId());
+  // Browsers on any origin may call the API: credentials travel in the Authorization header, never in
+  // cookies, so a page on another origin can do nothing a script with the token could not do anyway.
+  app.use(cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info'],
+    exposeHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  }));
   app.use(async (c, next) => {
     c.set('deps', deps);
     c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));

@@ -72,6 +72,13 @@ describe.skipIf(!authIsRunning)('GET /auth/user with a session from Supabase Aut
     expect(response.body.profile).toMatchObject({ id: userId, email, viewer: null });
   });
 
+  it('reads the scheme case-insensitively, as RFC 9110 says', async () => {
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await api('GET', '/auth/user', { headers: { Authorization: `${scheme} ${accessToken}` } });
+      expect([scheme, response.status]).toEqual([scheme, 200]);
+    }
+  });
+
   it('answers 401 when the same token has one character of its signature changed', async () => {
     const last = accessToken.at(-2) === 'A' ? 'B' : 'A';
     const tampered = `${accessToken.slice(0, -2)}${last}${accessToken.at(-1)}`;

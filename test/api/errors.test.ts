@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
+import { stack } from '../helpers/stack.ts';
 
 describe('the error envelope', () => {
   it('answers an unknown route with 404 route_not_found and a request id', async () => {
@@ -18,6 +19,22 @@ describe('the error envelope', () => {
   it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
     const response = await api('POST', '/auth/login', { body: 'login=a', headers: { 'Content-Type': 'text/plain' } });
     expect([response.status, response.body.error.code]).toEqual([415, 'unsupported_media_type']);
+  });
+});
+
+describe('browsers on other origins', () => {
+  it('get a CORS preflight answer and the CORS headers on every response', async () => {
+    const preflight = await fetch(`${stack.functionsUrl}/post/create`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
+    const refused = await api('GET', '/no/such/route', { headers: { Origin: 'https://app.example' } });
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('access-control-expose-headers')).toBe('X-Request-Id');
   });
 });
 

@@ -57,7 +57,7 @@ export type TokenVerifier = ReturnType<typeof createTokenVerifier>;
 /** The bearer token of a request, if any; a malformed Authorization header is an error, not anonymity. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const match = /^Bearer ([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*)$/.exec(header.trim());
+  const match = /^Bearer +([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*)$/i.exec(header.trim());
   if (!match) throw invalidToken('The Authorization header must be "Bearer <access token>"');
   return match[1];
 }
