@@ -8,6 +8,7 @@ import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
 import { createSql } from './lib/db.ts';
 import { ApiError, handleError } from './lib/errors.ts';
+import { withCommonErrors } from './lib/openapi.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
 import { account } from './routes/account.ts';
@@ -77,11 +78,12 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: { title: 'DayKeeper social API', version: '0.1.0' },
-    servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
-  });
+  app.get('/openapi.json', (c) =>
+    c.json(withCommonErrors(app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: { title: 'DayKeeper social API', version: '0.1.0' },
+      servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
+    }))));
   // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document included).
   app.route('/', users);
   app.notFound((c) => {

@@ -11,6 +11,9 @@ export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** The OpenAPI `security` of an optionalUser route: anonymous, or a bearer token. */
+export const optionalAuth: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
+
 /** Routes for signed-in users only. */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header('Authorization'));

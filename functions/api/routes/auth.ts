@@ -89,8 +89,7 @@ const refresh = createRoute({
   request: body(z.object({ refresh_token: z.string().min(1).max(512) })),
   responses: {
     200: json(SessionSchema, 'A new session'),
-    401: errorResponse('Invalid, used or expired refresh token'),
-    403: errorResponse('Account banned'),
+    401: errorResponse('Invalid, used or expired refresh token (a ban ends every session, so its tokens too)'),
   },
 });
 

@@ -1,6 +1,6 @@
 // Comments and replies: write, read, list, like, likers, delete.
 import { createRoute, z } from '@hono/zod-openapi';
-import { optionalUser, requireUser } from '../lib/caller.ts';
+import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
@@ -23,7 +23,7 @@ export const comments = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}/comments', tags, summary: "A post's comments (not replies), newest first",
-    middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
@@ -31,12 +31,12 @@ export const comments = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/comment/{commentId}', tags, summary: 'A comment',
-    middleware: [optionalUser] as const, request: { params: CommentIdParam },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(CommentSchema, 'The comment'), ...readErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }), 200))
   .openapi(createRoute({
     method: 'get', path: '/post/comment/{commentId}/replies', tags, summary: 'Replies to a comment, newest first',
-    middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of replies'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
@@ -63,7 +63,7 @@ export const comments = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/comment/{commentId}/likes', tags, summary: 'Who liked the comment (those you may see), newest first',
-    middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');

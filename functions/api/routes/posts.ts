@@ -1,6 +1,6 @@
 // Posts: create, read, edit, delete, like, likers, report; and comments on them (routes/comments.ts).
 import { createRoute, z } from '@hono/zod-openapi';
-import { optionalUser, requireUser } from '../lib/caller.ts';
+import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
@@ -42,7 +42,7 @@ export const posts = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}', tags, summary: 'A post with fresh counts and your flags',
-    middleware: [optionalUser] as const, request: { params: PostIdParam },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam },
     responses: { 200: json(PostSchema, 'The post'), ...readErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_post', { p_post_id: c.req.valid('param').postId }), 200))
   .openapi(createRoute({
@@ -72,7 +72,7 @@ export const posts = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}/likes', tags, summary: 'Who liked the post (those you may see), newest first',
-    middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
     responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'LikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');

@@ -1,7 +1,7 @@
 // Profiles and relationships: /:username and its sub-resources, follow requests, close friends, blocks,
 // and the days (calendar, posts by day). Each route calls one SQL function as the caller.
 import { createRoute, z } from '@hono/zod-openapi';
-import { optionalUser, requireUser } from '../lib/caller.ts';
+import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
@@ -82,7 +82,7 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/date', tags, summary: "A user's posts on one day (yours when no username is given)",
-    middleware: [optionalUser] as const,
+    security: optionalAuth, middleware: [optionalUser] as const,
     request: { query: PageQuery.extend({ day: IsoDate, username: Username.optional() }) },
     responses: { 200: json(PostPage, 'A page of posts'), ...listErrors, ...errorResponses({ 401: 'No username and not signed in' }) },
   }), async (c) => {
@@ -91,7 +91,7 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/{username}', tags, summary: 'A profile, with your relation to it when signed in',
-    middleware: [optionalUser] as const, request: { params: UsernameParam },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam },
     responses: { 200: json(ProfileSchema, 'The profile'), ...seeErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_profile', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
@@ -122,7 +122,7 @@ export const users = createRouter()
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'remove_follower', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
     method: 'get', path: '/{username}/followers', tags, summary: 'Accepted followers you may see, newest first',
-    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of followers'), ...listErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
@@ -130,7 +130,7 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/{username}/following', tags, summary: 'Accounts followed that you may see, newest first',
-    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of accounts'), ...listErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
@@ -160,7 +160,7 @@ export const users = createRouter()
   .openapi(createRoute({
     method: 'get', path: '/{username}/calendar', tags,
     summary: 'Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4',
-    middleware: [optionalUser] as const,
+    security: optionalAuth, middleware: [optionalUser] as const,
     request: { params: UsernameParam, query: z.object({ from: IsoDate.optional(), to: IsoDate.optional() }) },
     responses: { 200: json(CalendarSchema, 'Days with posts'), ...listErrors },
   }), async (c) => {
@@ -169,7 +169,7 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/{username}/posts', tags, summary: "A user's posts you may see, newest first",
-    middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(PostPage, 'A page of posts'), ...listErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');

@@ -1,0 +1,37 @@
+// The answers every route can give besides its own: the routes declare what is theirs, this adds what the
+// app's middleware and dependencies add to all of them, so the document lists every status a client may see.
+import { ErrorSchema } from './errors.ts';
+
+type Operation = {
+  requestBody?: unknown;
+  security?: Record<string, unknown>[];
+  tags?: string[];
+  responses: Record<string, unknown>;
+};
+
+type Document = { paths?: object };
+
+const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+
+const common: [string, (operation: Operation) => boolean, string][] = [
+  ['400', (op) => op.requestBody !== undefined, 'Malformed JSON, or a field missing, of the wrong type or out of range'],
+  ['401', (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false, 'A malformed, invalid or expired access token, or an ended session'],
+  ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
+  ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
+  ['429', (op) => op.tags?.some((tag) => tag === 'auth' || tag === 'account') ?? false, 'Too many attempts from this client (Supabase Auth)'],
+  ['500', () => true, 'Unexpected; quote the request id'],
+  ['503', () => true, 'The database or Supabase Auth cannot be reached'],
+];
+
+/** `document` with the common error answers added to each operation that does not declare its own. */
+export function withCommonErrors<D extends Document>(document: D): D {
+  for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const operation of Object.values(methods)) {
+      if (!operation?.responses) continue;
+      for (const [status, applies, description] of common) {
+        if (applies(operation) && !(status in operation.responses)) operation.responses[status] = error(description);
+      }
+    }
+  }
+  return document;
+}
