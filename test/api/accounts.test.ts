@@ -125,6 +125,15 @@ auth('POST /auth/login', () => {
     expect(withoutRequestId(unknownEmail)).toEqual(withoutRequestId(wrongPassword));
   });
 
+  it('takes as long to refuse an unknown account as a wrong password (at least 400 ms each)', async () => {
+    const member = await registerAndConfirm('member');
+    for (const login of ['nobody_at_all', 'nobody@example.test', member.username]) {
+      const started = performance.now();
+      const response = await api('POST', '/auth/login', { json: { login, password: 'wrong password' } });
+      expect([login, response.status, performance.now() - started >= 395]).toEqual([login, 401, true]);
+    }
+  });
+
   it('lets Auth rate-limit the real client: forged X-Forwarded-For and Sb-Forwarded-For are replaced', async () => {
     const member = await registerAndConfirm('member');
     const credentials = { login: member.username, password: member.password };

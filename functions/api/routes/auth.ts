@@ -157,6 +157,9 @@ const logout = createRoute({
   responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
 });
 
+/** How long every refused login takes: above the time Auth takes to check a password hash. */
+const failedLoginMs = 400;
+
 export const auth = createRouter()
   .openapi(register, async (c) => {
     const input = c.req.valid('json');
@@ -185,6 +188,7 @@ export const auth = createRouter()
     return c.json(await sessionReply(c.var.deps, session), 200);
   })
   .openapi(login, async (c) => {
+    const started = Date.now();
     const { login: name, password } = c.req.valid('json');
     const { deps } = c.var;
     let email = name;
@@ -193,7 +197,10 @@ export const auth = createRouter()
       // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
       email = row.email ?? 'unknown-user@example.invalid';
     }
-    const session = await deps.auth.signIn(email, password, c.var.clientIp).catch((error) => {
+    const session = await deps.auth.signIn(email, password, c.var.clientIp).catch(async (error) => {
+      // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
+      // takes the same time, so the delay does not tell which accounts exist.
+      await new Promise((resolve) => setTimeout(resolve, started + failedLoginMs - Date.now()));
       throw fromAuth(error);
     });
     return c.json(await sessionReply(deps, session), 200);
