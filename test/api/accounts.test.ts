@@ -236,6 +236,9 @@ auth('sessions end at once', () => {
     const out = await api('POST', '/auth/logout', { token: member.session.access_token });
     expect(out.status).toBe(200);
     expect((await api('GET', '/auth/user', { token: member.session.access_token })).status).toBe(401);
+    // Also where no token is needed: an ended session is refused, not taken for an anonymous caller.
+    expect((await api('GET', `/${member.username}`, { token: member.session.access_token })).status).toBe(401);
+    expect((await api('GET', `/${member.username}`)).status).toBe(200);
     expect((await api('GET', '/auth/user', { token: second.body.session.access_token })).status).toBe(200);
     await api('POST', '/auth/logout', { token: second.body.session.access_token, json: { all: true } });
     expect((await api('GET', '/auth/user', { token: second.body.session.access_token })).status).toBe(401);

@@ -19,7 +19,10 @@ export function asCaller<T>(sql: Sql, caller: Caller, work: (tx: Transaction) =>
     // waiting for a round trip. Should it fail, the work runs as `authenticator`, which may do nothing.
     const identity = tx`select set_config('role', ${caller.role}, true), set_config('request.jwt.claims', ${claims}, true)`
       .execute();
-    const [, result] = await Promise.all([identity, work(tx)]);
+    // A token whose session has ended (signed out, banned) is refused with a 401, also on routes open to
+    // anonymous callers, rather than quietly taken for no token at all. Pipelined too: no extra round trip.
+    const alive = caller.role === 'authenticated' ? tx`select private.require_uid()`.execute() : undefined;
+    const [, , result] = await Promise.all([identity, alive, work(tx)]);
     return result;
   }) as Promise<T>;
 }
