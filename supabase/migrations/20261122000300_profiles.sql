@@ -57,7 +57,9 @@ comment on table private.reserved_usernames is 'Usernames nobody may register: A
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   username text not null unique check (username ~ '^[a-z0-9._]{3,30}$'),
-  display_name text not null default '' check (char_length(display_name) <= 50),
+  -- No control characters, and no bidirectional overrides that would make a name read as someone else's.
+  display_name text not null default ''
+    check (char_length(display_name) <= 50 and display_name !~ '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]'),
   bio text not null default '' check (char_length(bio) <= 500),
   avatar_url text check (private.is_storage_path(avatar_url)),
   time_zone text not null default 'UTC' check (private.is_time_zone(time_zone)),
@@ -74,7 +76,7 @@ alter table public.profiles enable row level security;
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
 comment on column public.profiles.username is 'Unique, 3 to 30 of a-z 0-9 . _ (stored lowercase; input is lowercased).';
-comment on column public.profiles.display_name is 'Free text, at most 50 characters.';
+comment on column public.profiles.display_name is 'Free text, at most 50 characters; no control or bidirectional override characters.';
 comment on column public.profiles.bio is 'Free text, at most 500 characters.';
 comment on column public.profiles.avatar_url is 'Path of the avatar in the storage bucket; null means the default avatar.';
 comment on column public.profiles.time_zone is 'IANA time zone; fixes the day of each new post.';
@@ -208,7 +210,9 @@ begin
   values (
     new.id,
     coalesce(nullif(v_meta ->> 'username', ''), private.derive_username(new.email)),
-    left(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''), 50),
+    -- A Google name may carry characters a display name refuses: drop them rather than refuse the sign-up.
+    left(regexp_replace(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''),
+      '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]', '', 'g'), 50),
     v_time_zone,
     new.email_confirmed_at
   );

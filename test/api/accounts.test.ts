@@ -42,6 +42,8 @@ auth('POST /auth/register and /auth/confirm_email', () => {
       [{ time_zone: 'Mars/Olympus' }, 400, 'invalid_time_zone'],
       [{ time_zone: 'XYZ-167' }, 400, 'invalid_time_zone'],
       [{ display_name: 'x'.repeat(51) }, 400, 'validation_failed'],
+      [{ display_name: 'admin\u202Enimda' }, 400, 'validation_failed'],
+      [{ display_name: 'two\nlines' }, 400, 'validation_failed'],
       [{ email: 'not-an-email' }, 400, 'validation_failed'],
     ];
     for (const [override, status, code] of cases) {

@@ -107,6 +107,12 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
       const badZone = await errorOf(as(bob, (tx) => tx`update public.profiles set time_zone = ${zone} where id = ${bob.id}`));
       expect([zone, badZone.code]).toEqual([zone, '23514']);
     }
+    for (const name of ['Bob\u202Eboj', 'Bob\u0007', 'Bob\nBob']) {
+      const badName = await errorOf(as(bob, (tx) => tx`update public.profiles set display_name = ${name} where id = ${bob.id}`));
+      expect([name, badName.code]).toEqual([name, '23514']);
+    }
+    const [renamed] = await as(bob, (tx) => tx`update public.profiles set display_name = 'Bób 李' where id = ${bob.id} returning display_name`);
+    expect(renamed.display_name).toBe('Bób 李');
     for (const avatar of ['javascript:alert(1)', 'https://elsewhere.example/a.png', 'bob/../../x.png']) {
       const badAvatar = await errorOf(as(bob, (tx) => tx`update public.profiles set avatar_url = ${avatar} where id = ${bob.id}`));
       expect([avatar, badAvatar.code]).toEqual([avatar, '23514']);
@@ -156,10 +162,14 @@ describe.skipIf(!authIsRunning)('sign-up through Auth', () => {
     }).admin;
     const local = `Jo-Hn+${Date.now()}`;
     const first = await admin.createUser({ email: `${local}@gmail.test`, email_confirm: true });
-    const second = await admin.createUser({ email: `${local}@other.test`, email_confirm: true });
+    const second = await admin.createUser({
+      email: `${local}@other.test`, email_confirm: true, user_metadata: { full_name: 'John\u202E Doe\n' },
+    });
     const [a] = await asRoot`select username from public.profiles where id = ${first.data.user!.id}`;
-    const [b] = await asRoot`select username from public.profiles where id = ${second.data.user!.id}`;
+    const [b] = await asRoot`select username, display_name from public.profiles where id = ${second.data.user!.id}`;
     expect(a.username).toMatch(/^john\d+$/);
     expect(b.username).toMatch(new RegExp(`^${a.username}_\\d{4}$`));
+    // The provider's name becomes the display name, without the characters a display name refuses.
+    expect(b.display_name).toBe('John Doe');
   });
 });

@@ -11,7 +11,10 @@ export const Username = z
 export const Email = z.email().max(254).openapi({ example: 'jane@example.com' });
 export const Password = z.string().min(8, 'at least 8 characters').max(72, 'at most 72 characters');
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
-export const DisplayName = z.string().max(50);
+/** As the database accepts it: no control characters, no bidirectional overrides (a name that reads as another). */
+export const DisplayName = z.string().max(50).regex(/^[^\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u, {
+  message: 'must not contain control or bidirectional override characters',
+});
 export const Bio = z.string().max(500);
 export const TimeZone = z.string().min(1).max(64).openapi({ example: 'Europe/Paris' });
 /** An object path in the storage bucket, as the database accepts it (private.is_storage_path). */
