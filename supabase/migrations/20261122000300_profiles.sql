@@ -1,44 +1,22 @@
 -- Profiles: the public face of an account, one per Supabase Auth user, made by a trigger on auth.users.
 
--- The IANA time zone names an account may choose, copied from Postgres's own list when the migration runs.
--- Postgres would also accept POSIX strings such as 'XYZ-167' (an offset of 167 hours) in `at time zone`,
--- which would let an author date a post a week away from today; only real zone names are allowed.
-create table private.time_zones (
-  name text primary key
-);
-alter table private.time_zones enable row level security;
-insert into private.time_zones (name)
-select t.name from pg_catalog.pg_timezone_names t
-where t.name !~ '^(posix|right)/' and t.name not in ('localtime', 'posixrules', 'Factory');
-
-comment on table private.time_zones is 'IANA time zone names (Europe/Paris, UTC…) accepted for profiles.time_zone.';
-
 create function private.is_time_zone(p_name text)
 returns boolean
-language sql
-stable
-security definer
+language plpgsql
+immutable
 set search_path = ''
 as $$
-  select exists (select 1 from private.time_zones z where z.name = p_name)
+begin
+  perform now() at time zone p_name;
+  return p_name !~ '^\s|\s$' and p_name <> '';
+exception when others then
+  return false;
+end;
 $$;
 revoke execute on function private.is_time_zone(text) from public;
 grant execute on function private.is_time_zone(text) to anon, authenticated, service_role;
 
-comment on function private.is_time_zone(text) is 'True for an IANA time zone name such as Europe/Paris (private.time_zones).';
-
--- A reference to an object in the project's storage bucket (avatars, post media): a relative path of
--- letters, digits and . _ / -, never a URL (no `javascript:`, no other host) and never climbing with `..`.
-create function private.is_storage_path(p_path text)
-returns boolean
-language sql
-immutable
-set search_path = ''
-as $$
-  select char_length(p_path) <= 300 and p_path ~ '^[A-Za-z0-9][A-Za-z0-9._/-]*$' and p_path not like '%..%'
-$$;
-revoke execute on function private.is_storage_path(text) from public;
-grant execute on function private.is_storage_path(text) to anon, authenticated, service_role;
+comment on function private.is_time_zone(text) is 'True for a time zone name Postgres knows (IANA names such as Europe/Paris).';
 
 -- Fixed first path segments of the API and obvious impostors; nobody may take them as a username.
 create table private.reserved_usernames (
@@ -57,11 +35,9 @@ comment on table private.reserved_usernames is 'Usernames nobody may register: A
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   username text not null unique check (username ~ '^[a-z0-9._]{3,30}$'),
-  -- No control characters, and no bidirectional overrides that would make a name read as someone else's.
-  display_name text not null default ''
-    check (char_length(display_name) <= 50 and display_name !~ '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]'),
+  display_name text not null default '' check (char_length(display_name) <= 50),
   bio text not null default '' check (char_length(bio) <= 500),
-  avatar_url text check (private.is_storage_path(avatar_url)),
+  avatar_url text check (char_length(avatar_url) between 1 and 500),
   time_zone text not null default 'UTC' check (private.is_time_zone(time_zone)),
   is_private boolean not null default false,
   followers_count integer not null default 0 check (followers_count >= 0),
@@ -76,9 +52,9 @@ alter table public.profiles enable row level security;
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
 comment on column public.profiles.username is 'Unique, 3 to 30 of a-z 0-9 . _ (stored lowercase; input is lowercased).';
-comment on column public.profiles.display_name is 'Free text, at most 50 characters; no control or bidirectional override characters.';
+comment on column public.profiles.display_name is 'Free text, at most 50 characters.';
 comment on column public.profiles.bio is 'Free text, at most 500 characters.';
-comment on column public.profiles.avatar_url is 'Path of the avatar in the storage bucket; null means the default avatar.';
+comment on column public.profiles.avatar_url is 'Reference to the avatar in storage; null means the default avatar.';
 comment on column public.profiles.time_zone is 'IANA time zone; fixes the day of each new post.';
 comment on column public.profiles.is_private is 'Private accounts show posts, calendar and follow lists to accepted followers only.';
 comment on column public.profiles.followers_count is 'Accepted followers (kept by triggers; not writable).';
@@ -152,44 +128,6 @@ alter table private.banned_emails enable row level security;
 
 comment on table private.banned_emails is 'E-mails of banned accounts that were deleted; sign-up with them is refused.';
 
-create function private.refuse_banned_email(p_email text)
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if exists (select 1 from private.banned_emails b where b.email = lower(btrim(coalesce(p_email, '')))) then
-    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
-  end if;
-end;
-$$;
-revoke execute on function private.refuse_banned_email(text) from public;
-grant execute on function private.refuse_banned_email(text) to anon, authenticated, service_role;
-
--- Nor may an existing account take such an address by an e-mail change (Auth keeps the requested address in
--- email_change until it is confirmed, then moves it to email).
-create function private.refuse_banned_email_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.refuse_banned_email(new.email);
-  perform private.refuse_banned_email(new.email_change);
-  return new;
-end;
-$$;
-revoke execute on function private.refuse_banned_email_change() from public;
-
-create trigger refuse_banned_email_change
-before update of email, email_change on auth.users
-for each row
-when (old.email is distinct from new.email or old.email_change is distinct from new.email_change)
-execute function private.refuse_banned_email_change();
-
 -- Sign-up (Auth inserts into auth.users): refuse banned e-mails, then create the profile from the
 -- sign-up metadata (username, display_name, time_zone), or derive a username when none was given.
 create function private.create_profile_for_new_user()
@@ -202,7 +140,9 @@ declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_time_zone text := coalesce(nullif(v_meta ->> 'time_zone', ''), 'UTC');
 begin
-  perform private.refuse_banned_email(new.email);
+  if exists (select 1 from private.banned_emails b where b.email = lower(new.email)) then
+    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
+  end if;
   if not private.is_time_zone(v_time_zone) then
     v_time_zone := 'UTC';
   end if;
@@ -210,9 +150,7 @@ begin
   values (
     new.id,
     coalesce(nullif(v_meta ->> 'username', ''), private.derive_username(new.email)),
-    -- A Google name may carry characters a display name refuses: drop them rather than refuse the sign-up.
-    left(regexp_replace(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''),
-      '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]', '', 'g'), 50),
+    left(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''), 50),
     v_time_zone,
     new.email_confirmed_at
   );

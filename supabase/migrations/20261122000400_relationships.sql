@@ -44,38 +44,6 @@ create index blocks_blocked_idx on public.blocks (blocked_id, blocker_id);
 
 comment on table public.blocks is 'blocker → blocked. Either direction makes each side invisible to the other.';
 
--- Follows, close-friend entries and blocks between two accounts are serialized on the pair (a transaction
--- lock), so a follow racing a block cannot outlive it: whichever commits second sees the other.
-create function private.lock_pair(p_a uuid, p_b uuid)
-returns void
-language sql
-volatile
-set search_path = ''
-as $$
-  select pg_advisory_xact_lock(hashtextextended(least(p_a, p_b)::text || greatest(p_a, p_b)::text, 0))
-$$;
-revoke execute on function private.lock_pair(uuid, uuid) from public;
-
--- A new follow or close-friend entry waits for any block between the pair, then is refused if one exists.
--- (The insert policies check the same, but with a snapshot that cannot see a block committed meanwhile.)
-create function private.refuse_if_blocked(p_a uuid, p_b uuid)
-returns void
-language plpgsql
-volatile
-set search_path = ''
-as $$
-begin
-  perform private.lock_pair(p_a, p_b);
-  if exists (
-    select 1 from public.blocks b
-    where (b.blocker_id = p_a and b.blocked_id = p_b) or (b.blocker_id = p_b and b.blocked_id = p_a)
-  ) then
-    perform private.fail(404, 'user_not_found', 'No such user');
-  end if;
-end;
-$$;
-revoke execute on function private.refuse_if_blocked(uuid, uuid) from public;
-
 -- A new follow: accepted at once for a public account, a request for a private one. The status is the
 -- database's decision, whatever a client sends.
 create function private.decide_follow_status()
@@ -85,7 +53,6 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.refuse_if_blocked(new.follower_id, new.followee_id);
   new.status := case
     when (select p.is_private from public.profiles p where p.id = new.followee_id) then 'pending'
     else 'accepted'
@@ -121,23 +88,6 @@ create trigger check_follow_update
 before update on public.follows
 for each row execute function private.check_follow_update();
 
-create function private.check_close_friend_insert()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.refuse_if_blocked(new.owner_id, new.friend_id);
-  return new;
-end;
-$$;
-revoke execute on function private.check_close_friend_insert() from public;
-
-create trigger check_close_friend_insert
-before insert on public.close_friends
-for each row execute function private.check_close_friend_insert();
-
 -- Blocking ends every follow, request and close-friend entry between the two, both ways.
 create function private.apply_block()
 returns trigger
@@ -146,7 +96,6 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.lock_pair(new.blocker_id, new.blocked_id);
   delete from public.follows f
   where (f.follower_id = new.blocker_id and f.followee_id = new.blocked_id)
      or (f.follower_id = new.blocked_id and f.followee_id = new.blocker_id);

@@ -12,7 +12,7 @@ as $$
      and coalesce(array_ndims(p_media), 1) = 1
      and not exists (
        select 1 from unnest(p_media) m
-       where not coalesce(private.is_storage_path(m), false)
+       where m is null or char_length(m) > 300 or m !~ '^[A-Za-z0-9][A-Za-z0-9._/-]*$' or m like '%..%'
      )
 $$;
 revoke execute on function private.is_media_list(text[]) from public;

@@ -41,7 +41,7 @@ create table public.ban_history (
   -- No foreign key: the history outlives the element.
   element_id uuid not null,
   action public.ban_action not null,
-  reason text not null check (char_length(btrim(reason)) between 1 and 1000),
+  reason text not null default '' check (char_length(reason) <= 1000),
   admin_id uuid references auth.users (id) on delete set null,
   created_at timestamptz not null default now()
 );
@@ -51,4 +51,3 @@ create index ban_history_admin_idx on public.ban_history (admin_id, created_at d
 
 comment on table public.ban_history is 'Every ban and unban of a user or post: who, when, why. Admins only.';
 comment on column public.ban_history.element_id is 'The user or post id; kept after the element is deleted.';
-comment on column public.ban_history.reason is 'Why the admin banned or unbanned, 1 to 1000 characters.';

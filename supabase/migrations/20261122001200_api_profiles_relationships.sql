@@ -290,10 +290,7 @@ begin
     perform private.fail(400, 'cannot_block_self', 'You cannot block yourself');
   end if;
   if coalesce(p_block, not v_blocking) then
-    -- Blocking again is a no-op: the insert policy refuses a row about someone the caller already blocks.
-    if not v_blocking then
-      insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
-    end if;
+    insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
     v_blocking := true;
   else
     delete from public.blocks b where b.blocker_id = v_me and b.blocked_id = v_target;
@@ -325,9 +322,7 @@ begin
   into v_rows
   from (
     select b.created_at, b.blocked_id from public.blocks b
-    join public.profiles p on p.id = b.blocked_id
     where b.blocker_id = v_me
-      and p.banned_at is null -- a banned account is invisible to everyone but admins, even in this list
       and (v_after.at is null or (b.created_at, b.blocked_id) < (v_after.at, v_after.id))
     order by b.created_at desc, b.blocked_id desc
     limit v_limit + 1

@@ -152,42 +152,21 @@ revoke execute on function public.comment_likes(uuid, text, integer) from public
 grant execute on function public.comment_likes(uuid, text, integer) to anon, authenticated, service_role;
 comment on function public.comment_likes(uuid, text, integer) is 'Who liked a visible comment (visible users only), newest first.';
 
--- Deletes a comment for its author, its post's author or an admin, even one they cannot see: a post's author
--- keeps control of the comments under their post after blocking (or being blocked by) the commenter, whose
--- comment everyone else still sees. Same rule as the table's delete policy, which needs the row visible.
-create function private.delete_comment_by_right(p_comment_id uuid)
-returns boolean
-language sql
-volatile
-security definer
-set search_path = ''
-as $$
-  with deleted as (
-    delete from public.comments c
-    using public.posts p
-    where c.id = p_comment_id and p.id = c.post_id
-      and (c.author_id = private.uid() or p.author_id = private.uid() or private.is_admin())
-    returning c.id
-  )
-  select exists (select 1 from deleted)
-$$;
-revoke execute on function private.delete_comment_by_right(uuid) from public;
-grant execute on function private.delete_comment_by_right(uuid) to authenticated, service_role;
-
 create function public.delete_comment(p_comment_id uuid)
 returns jsonb
 language plpgsql
 volatile
 set search_path = ''
 as $$
+declare
+  v_me uuid := private.require_uid();
+  v_comment public.comments := private.find_comment(p_comment_id);
 begin
-  perform private.require_uid();
-  if not private.delete_comment_by_right(p_comment_id) then
-    -- Not deleted: a 404 when the comment is missing or invisible to the caller, else a 403.
-    perform private.find_comment(p_comment_id);
+  delete from public.comments c where c.id = v_comment.id;
+  if not found then
     perform private.fail(403, 'forbidden', 'Only the comment''s author, the post''s author or an admin may delete it');
   end if;
-  return jsonb_build_object('deleted', true, 'id', p_comment_id);
+  return jsonb_build_object('deleted', true, 'id', v_comment.id);
 end;
 $$;
 revoke execute on function public.delete_comment(uuid) from public;

@@ -15,23 +15,6 @@ $$;
 revoke execute on function private.ban_history_json(public.ban_history) from public;
 grant execute on function private.ban_history_json(public.ban_history) to authenticated, service_role;
 
--- Every ban and unban says why: the history is what other admins read.
-create function private.require_ban_reason(p_reason text)
-returns text
-language plpgsql
-immutable
-set search_path = ''
-as $$
-begin
-  if char_length(btrim(coalesce(p_reason, ''))) not between 1 and 1000 then
-    perform private.fail(400, 'invalid_reason', 'Give a reason of 1 to 1000 characters');
-  end if;
-  return btrim(p_reason);
-end;
-$$;
-revoke execute on function private.require_ban_reason(text) from public;
-grant execute on function private.require_ban_reason(text) to authenticated, service_role;
-
 -- Users ------------------------------------------------------------------------------------------------
 -- Banning hides the account and everything it wrote, refuses its logins (Auth's banned_until) and ends
 -- its sessions, so its tokens stop working at once.
@@ -44,7 +27,6 @@ set search_path = ''
 as $$
 declare
   v_admin uuid := private.require_admin();
-  v_reason text := private.require_ban_reason(p_reason);
 begin
   if p_ban then
     if exists (select 1 from private.admins a where a.user_id = p_user) then
@@ -58,7 +40,7 @@ begin
     update auth.users set banned_until = null where id = p_user;
   end if;
   insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
+  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, coalesce(p_reason, ''), v_admin);
 end;
 $$;
 revoke execute on function private.set_user_ban(uuid, boolean, text) from public;
@@ -139,11 +121,10 @@ set search_path = ''
 as $$
 declare
   v_admin uuid := private.require_admin();
-  v_reason text := private.require_ban_reason(p_reason);
 begin
   update public.posts set banned_at = case when p_ban then now() end where id = p_post;
   insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
+  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, coalesce(p_reason, ''), v_admin);
 end;
 $$;
 revoke execute on function private.set_post_ban(uuid, boolean, text) from public;

@@ -104,7 +104,9 @@ begin
   if not private.is_time_zone(coalesce(p_time_zone, 'UTC')) then
     perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', p_time_zone));
   end if;
-  perform private.refuse_banned_email(p_email);
+  if exists (select 1 from private.banned_emails b where b.email = lower(btrim(coalesce(p_email, '')))) then
+    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
+  end if;
   return jsonb_build_object('username', v_username, 'available', true);
 end;
 $$;
@@ -123,31 +125,6 @@ revoke execute on function public.check_registration(text, text, text) from publ
 grant execute on function public.check_registration(text, text, text) to anon, authenticated, service_role;
 comment on function public.check_registration(text, text, text) is
   'Whether an account could be registered with this username and e-mail; raises the precise error if not.';
-
--- Registering an address whose account still awaits confirmation is refused. Supabase Auth would answer
--- "check your e-mail" and keep the first registrant's password, so a second registrant who enters the code
--- would confirm an account someone else holds the password of. The owner of the address confirms it with a
--- new code (resend_code) or takes it over with forget_password. Only the facade asks (private schema), so the
--- Data API is no unthrottled oracle of pending addresses; confirmed ones are never revealed here.
-create function private.check_not_awaiting_confirmation(p_email text)
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if exists (
-    select 1 from auth.users u
-    where lower(u.email) = lower(btrim(p_email)) and u.email_confirmed_at is null
-  ) then
-    perform private.fail(409, 'email_pending_confirmation',
-      'This e-mail address already awaits confirmation: enter the code we sent (POST /auth/resend_code sends a new one), or choose a password with POST /auth/forget_password');
-  end if;
-end;
-$$;
-revoke execute on function private.check_not_awaiting_confirmation(text) from public;
-grant execute on function private.check_not_awaiting_confirmation(text) to anon, service_role;
 
 -- Login by username: the account's e-mail, which only server code may learn (the private schema is not
 -- exposed by the Data API). Null for an unknown username; the facade then answers exactly as for a wrong
