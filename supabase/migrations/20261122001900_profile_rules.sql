@@ -177,8 +177,8 @@ grant execute on function private.check_registration(text, text, text) to anon, 
 -- Registering an address whose account still awaits confirmation is refused. Supabase Auth would answer
 -- "check your e-mail" and keep the first registrant's password, so a second registrant who enters the code
 -- would confirm an account someone else holds the password of. The owner of the address confirms it with a
--- new code (resend_code) or takes it over with forget_password. Only the facade asks (private schema), so the
--- Data API is no unthrottled oracle of pending addresses; confirmed ones are never revealed here.
+-- new code (resend_code) or takes it over with forget_password. Only the facade asks, as service_role, so no
+-- client has an unthrottled oracle of pending addresses; confirmed ones are never revealed here.
 create function private.check_not_awaiting_confirmation(p_email text)
 returns void
 language plpgsql
@@ -197,4 +197,4 @@ begin
 end;
 $$;
 revoke execute on function private.check_not_awaiting_confirmation(text) from public;
-grant execute on function private.check_not_awaiting_confirmation(text) to anon, service_role;
+grant execute on function private.check_not_awaiting_confirmation(text) to service_role;

@@ -253,9 +253,12 @@ auth('sessions end at once', () => {
     await rpc(admin, 'admin_ban_user', { p_username: member.username, p_reason: 'abuse' });
     expect((await api('GET', '/auth/user', { token: member.session.access_token })).status).toBe(401);
     expect((await api('POST', '/auth/refresh', { json: { refresh_token: member.session.refresh_token } })).status).toBe(401);
+    // Auth refuses a ban before it checks the password: the answer must not tell that the account exists.
     const login = await api('POST', '/auth/login', { json: { login: member.username, password: member.password } });
-    expect(login.status).toBe(403);
-    expect(login.body.error.code).toBe('user_banned');
+    const guess = await api('POST', '/auth/login', { json: { login: member.username, password: 'any guess at all' } });
+    const unknown = await api('POST', '/auth/login', { json: { login: 'nobody_at_all', password: 'any guess at all' } });
+    expect(withoutRequestId(login)).toEqual(withoutRequestId(unknown));
+    expect(withoutRequestId(guess)).toEqual(withoutRequestId(unknown));
   });
 
   it('refuses tokens signed with the right key but expired, for another audience, or not a user', async () => {

@@ -44,7 +44,7 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(200);
     const documented = Object.entries(response.body.paths).flatMap(([path, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
-    // Every operation of spec/social-service-spec.md, plus health and this document.
+    // Every operation of spec/social-service-spec.md, plus health, this document and reporting a comment.
     expect(documented.sort()).toEqual([
       'DELETE /api/admin/post/{postId}', 'DELETE /api/admin/report/{reportId}', 'DELETE /api/admin/user/{username}',
       'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',
@@ -58,7 +58,7 @@ describe('GET /openapi.json', () => {
       'POST /api/auth/forget_password', 'POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/refresh',
       'POST /api/auth/register', 'POST /api/auth/requestdeletecode', 'POST /api/auth/resend_code', 'POST /api/auth/reset_password',
       'POST /api/close_friends/{username}', 'POST /api/post/comment/{commentId}/like', 'POST /api/post/comment/{commentId}/reply',
-      'POST /api/post/create', 'POST /api/post/{postId}/comment', 'POST /api/post/{postId}/like', 'POST /api/post/{postId}/report',
+      'POST /api/post/comment/{commentId}/report', 'POST /api/post/create', 'POST /api/post/{postId}/comment', 'POST /api/post/{postId}/like', 'POST /api/post/{postId}/report',
       'POST /api/{username}/block', 'POST /api/{username}/follow', 'POST /api/{username}/report', 'POST /api/{username}/respond_follow',
       'PUT /api/post/{postId}', 'PUT /api/resetprofilepicture', 'PUT /api/user',
     ].sort());

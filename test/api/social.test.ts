@@ -101,6 +101,9 @@ describe.skipIf(!authIsRunning)('posts and comments over HTTP', () => {
     expect((await api('GET', `/post/${id}/comments`)).body.items.map((c: { id: string }) => c.id)).toEqual([comment.body.id]);
     expect((await api('GET', `/post/comment/${comment.body.id}/replies`)).body.items.map((c: { id: string }) => c.id)).toEqual([reply.body.id]);
     expect((await api('GET', `/post/comment/${comment.body.id}`)).body.replies_count).toBe(1);
+    expect((await api('POST', `/post/comment/${reply.body.id}/report`, { token: r, json: { reason: 'rude' } })).status).toBe(201);
+    expect((await api('POST', `/post/comment/${reply.body.id}/report`, { token: r, json: { reason: 'again' } })).status).toBe(409);
+    expect((await api('POST', `/post/comment/${reply.body.id}/report`, { token: r, json: { reason: '' } })).status).toBe(400);
     expect((await api('DELETE', `/post/comment/${reply.body.id}`, { token: r })).status).toBe(403);
     expect((await api('DELETE', `/post/comment/${comment.body.id}`, { token: a })).status).toBe(200);
 

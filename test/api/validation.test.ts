@@ -14,7 +14,7 @@ describe('routes for signed-in users refuse anonymous callers with 401', () => {
     ['DELETE', '/someone/follower'], ['POST', '/someone/block'], ['POST', '/someone/report'], ['POST', '/post/create'],
     ['PUT', `/post/${id}`], ['DELETE', `/post/${id}`], ['POST', `/post/${id}/like`], ['POST', `/post/${id}/report`],
     ['POST', `/post/${id}/comment`], ['POST', `/post/comment/${id}/reply`], ['POST', `/post/comment/${id}/like`],
-    ['DELETE', `/post/comment/${id}`], ['GET', '/admin/reports'], ['DELETE', `/admin/report/${id}`], ['GET', '/admin/bans'],
+    ['DELETE', `/post/comment/${id}`], ['POST', `/post/comment/${id}/report`], ['GET', '/admin/reports'], ['DELETE', `/admin/report/${id}`], ['GET', '/admin/bans'],
     ['GET', `/admin/banHistory/${id}`], ['GET', '/admin/banHistoryByAdmin/someone'], ['POST', '/admin/user/someone/ban'],
     ['DELETE', '/admin/user/someone'], ['POST', `/admin/post/${id}/ban`], ['DELETE', `/admin/post/${id}`],
   ];

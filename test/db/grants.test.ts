@@ -1,9 +1,24 @@
 // Nobody may call a function or touch a table unless a migration granted it, whatever the project's defaults.
 import { describe, expect, it } from 'vitest';
-import { asRoot } from '../helpers/db.ts';
+import { createAccount } from '../helpers/accounts.ts';
+import { anon, as, asRoot, errorOf } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('privileges', () => {
+  it('the e-mail behind a username, and pending sign-ups, are for the server (service_role) alone', async () => {
+    const member = await createAccount('member');
+    for (const actor of [anon, member]) {
+      const email = await errorOf(as(actor, (tx) => tx`select private.email_for_login(${member.username})`));
+      const pending = await errorOf(as(actor, (tx) => tx`select private.check_not_awaiting_confirmation(${member.email})`));
+      expect([actor.name, email.code, pending.code]).toEqual([actor.name, '42501', '42501']);
+    }
+    const [row] = await asRoot.begin(async (tx) => {
+      await tx`set local role service_role`;
+      return tx`select private.email_for_login(${member.username}) as email`;
+    });
+    expect(row.email).toBe(member.email);
+  });
+
   it('no function of public or private is executable by PUBLIC', async () => {
     const open = await asRoot`
       select p.oid::regprocedure::text as name

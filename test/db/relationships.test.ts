@@ -72,6 +72,24 @@ describe.skipIf(!authIsRunning)('followers and following lists', () => {
     expect(second.next_cursor).toBeNull();
   });
 
+  it("never give a private account's followers away through its public followers' rows", async () => {
+    const shy = await createAccount('shy', { isPrivate: true });
+    const fan = await createAccount('fan');
+    const stranger = await createAccount('stranger');
+    await rpc(fan, 'follow', { p_username: shy.username });
+    await rpc(shy, 'respond_follow_request', { p_username: fan.username, p_accept: true });
+
+    // fan is public, so fan's following list is open to all, but "fan follows shy" belongs to shy's list too.
+    for (const viewer of [anon, stranger]) {
+      expect(await as(viewer, (tx) => tx`select follower_id from public.follows where followee_id = ${shy.id}`)).toEqual([]);
+      expect((await rpc(viewer, 'following', { p_username: fan.username })).items).toEqual([]);
+    }
+    const insider = await as(fan, (tx) => tx`select follower_id from public.follows where followee_id = ${shy.id}`);
+    expect(insider).toEqual([{ follower_id: fan.id }]);
+    expect((await rpc(shy, 'following', { p_username: fan.username })).items.map((p: { username: string }) => p.username)).toEqual([shy.username]);
+    expect((await rpc(stranger, 'get_profile', { p_username: fan.username })).following_count).toBe(1);
+  });
+
   it('refuses a forged cursor and a limit out of range', async () => {
     const user = await createAccount('lister');
     expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_cursor: 'not-a-cursor' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AuthError } from './auth-api.ts';
 import { ApiError } from './errors.ts';
 
-const translations: Record<string, [ContentfulStatusCode, string, string]> = {
+export const translations: Record<string, [ContentfulStatusCode, string, string]> = {
   weak_password: [400, 'weak_password', 'The password is too weak: use at least 8 characters'],
   same_password: [400, 'same_password', 'The new password must differ from the current one'],
   email_address_invalid: [400, 'invalid_email', 'The e-mail address is not valid'],

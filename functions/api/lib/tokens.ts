@@ -5,10 +5,13 @@ import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, jwtVerify, type
 import { ApiError } from './errors.ts';
 
 export type Caller =
-  | { role: 'anon'; claims: Record<string, unknown> }
+  | { role: 'anon' | 'service_role'; claims: Record<string, unknown> }
   | { role: 'authenticated'; userId: string; sessionId: string; claims: JWTPayload };
 
 export const anonymous: Caller = { role: 'anon', claims: {} };
+
+/** The facade itself, for the lookups no client may make (the e-mail behind a username). */
+export const server: Caller = { role: 'service_role', claims: {} };
 
 export interface TokenVerifierOptions {
   authUrl: string;

@@ -3,11 +3,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
-import { fromAuth } from '../lib/auth-errors.ts';
+import { fromAuth, translations } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
-import { anonymous } from '../lib/tokens.ts';
+import { anonymous, server } from '../lib/tokens.ts';
 import {
   body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, SessionSchema, TimeZone, Username,
 } from './schemas.ts';
@@ -62,8 +62,8 @@ const login = createRoute({
   })),
   responses: {
     200: json(SessionSchema, 'Signed in'),
-    401: errorResponse('Wrong username, e-mail or password (one answer for both)'),
-    403: errorResponse('E-mail not confirmed, or account banned'),
+    401: errorResponse('Wrong username, e-mail or password, or a banned account (one answer for all)'),
+    403: errorResponse('E-mail not confirmed (after a correct password)'),
   },
 });
 
@@ -166,10 +166,8 @@ export const auth = createRouter()
     const { deps } = c.var;
     // Precise errors first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
-    await asCaller(deps.sql, anonymous, async (tx) => {
-      await tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`;
-      await tx`select private.check_not_awaiting_confirmation(${input.email})`;
-    });
+    await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    await asCaller(deps.sql, server, (tx) => tx`select private.check_not_awaiting_confirmation(${input.email})`);
     const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
     await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch((error) => {
       throw fromAuth(error);
@@ -193,7 +191,7 @@ export const auth = createRouter()
     const { deps } = c.var;
     let email = name;
     if (!name.includes('@')) {
-      const [row] = await asCaller(deps.sql, anonymous, (tx) => tx`select private.email_for_login(${name}) as email`);
+      const [row] = await asCaller(deps.sql, server, (tx) => tx`select private.email_for_login(${name}) as email`);
       // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
       email = row.email ?? 'unknown-user@example.invalid';
     }
@@ -201,7 +199,9 @@ export const auth = createRouter()
       // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
       // takes the same time, so the delay does not tell which accounts exist.
       await new Promise((resolve) => setTimeout(resolve, started + failedLoginMs - Date.now()));
-      throw fromAuth(error);
+      // Auth refuses a banned account before it checks the password, so a distinct answer would tell anyone
+      // that an account exists and is banned: it gets the wrong-password answer.
+      throw fromAuth(error, { user_banned: translations.invalid_credentials });
     });
     return c.json(await sessionReply(deps, session), 200);
   })
