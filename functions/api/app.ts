@@ -1,5 +1,6 @@
 // The Hono app of the `api` Edge Function: routes under /api (the function's name, as the Edge Runtime
 // passes paths), one error envelope, and the OpenAPI document built from the route declarations.
+import { isIP } from 'node:net';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
@@ -26,7 +27,8 @@ const maxBodyBytes = 64 * 1024;
  * gateway appended. Earlier entries come from the client and can be anything it likes.
  */
 function clientIp(forwardedFor: string | undefined): string | undefined {
-  return forwardedFor?.split(',').at(-1)?.trim() || undefined;
+  const last = forwardedFor?.split(',').at(-1)?.trim();
+  return last && isIP(last) ? last : undefined;
 }
 
 export function createDeps(env: Env): Deps {

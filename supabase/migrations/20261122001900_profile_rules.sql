@@ -88,7 +88,9 @@ begin
 end;
 $$;
 revoke execute on function private.refuse_banned_email(text) from public;
-grant execute on function private.refuse_banned_email(text) to anon, authenticated, service_role;
+-- Only the facade asks it directly (as service_role), and only once Auth, behind its rate limits, has refused
+-- the address: no client gets an unthrottled oracle of banned addresses.
+grant execute on function private.refuse_banned_email(text) to service_role;
 
 -- Nor may an existing account take such an address by an e-mail change (Auth keeps the requested address in
 -- email_change until it is confirmed, then moves it to email).
@@ -143,7 +145,7 @@ end;
 $$;
 revoke execute on function private.create_profile_for_new_user() from public;
 
--- Before asking Auth to create an account: is the username free and valid, and the e-mail allowed?
+-- Before asking Auth to create an account: is the username free and valid, and the time zone known?
 -- The same rules hold again in the sign-up trigger; this only gives the caller a precise error.
 create or replace function private.check_registration(p_username text, p_email text, p_time_zone text default 'UTC')
 returns jsonb
@@ -167,34 +169,32 @@ begin
   if not private.is_time_zone(coalesce(p_time_zone, 'UTC')) then
     perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', p_time_zone));
   end if;
-  perform private.refuse_banned_email(p_email);
+  -- p_email stays for existing callers; the e-mail's own rules (banned, awaiting confirmation) are checked
+  -- behind Auth's rate limits, by the sign-up trigger and the facade, not in this open function.
   return jsonb_build_object('username', v_username, 'available', true);
 end;
 $$;
 revoke execute on function private.check_registration(text, text, text) from public;
 grant execute on function private.check_registration(text, text, text) to anon, authenticated, service_role;
+comment on function public.check_registration(text, text, text) is
+  'Whether the username is valid and free and the time zone known; raises the precise error if not.';
 
--- Registering an address whose account still awaits confirmation is refused. Supabase Auth would answer
--- "check your e-mail" and keep the first registrant's password, so a second registrant who enters the code
--- would confirm an account someone else holds the password of. The owner of the address confirms it with a
--- new code (resend_code) or takes it over with forget_password. Only the facade asks, as service_role, so no
--- client has an unthrottled oracle of pending addresses; confirmed ones are never revealed here.
-create function private.check_not_awaiting_confirmation(p_email text)
-returns void
-language plpgsql
+-- Whether an address's account still awaits confirmation. Registering it again is refused (409): Supabase
+-- Auth would answer "check your e-mail" and keep the first registrant's password, so a second registrant who
+-- entered the code would confirm an account someone else holds the password of. The owner of the address
+-- takes it over with forget_password, which sets their own password. Only the facade asks, as service_role,
+-- and answers only after Auth's rate-limited sign-up call, so no client gets an unthrottled oracle.
+create function private.awaits_confirmation(p_email text)
+returns boolean
+language sql
 stable
 security definer
 set search_path = ''
 as $$
-begin
-  if exists (
+  select exists (
     select 1 from auth.users u
     where lower(u.email) = lower(btrim(p_email)) and u.email_confirmed_at is null
-  ) then
-    perform private.fail(409, 'email_pending_confirmation',
-      'This e-mail address already awaits confirmation: enter the code we sent (POST /auth/resend_code sends a new one), or choose a password with POST /auth/forget_password');
-  end if;
-end;
+  )
 $$;
-revoke execute on function private.check_not_awaiting_confirmation(text) from public;
-grant execute on function private.check_not_awaiting_confirmation(text) to service_role;
+revoke execute on function private.awaits_confirmation(text) from public;
+grant execute on function private.awaits_confirmation(text) to service_role;

@@ -1,11 +1,13 @@
 // The signed-in user's account: edit it, reset the avatar, delete it (with the e-mailed code).
 import { createRoute, z } from '@hono/zod-openapi';
+import { AuthError } from '../lib/auth-api.ts';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
+import { server } from '../lib/tokens.ts';
 import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
 
 const tags = ['account'];
@@ -90,10 +92,13 @@ export const account = createRouter()
     // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
     const profile = await asCaller(deps.sql, caller, async (tx) => {
       const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
-      // The precise error first; a trigger on auth.users refuses the same for any Auth client.
-      if (email) await tx`select private.refuse_banned_email(${email})`;
       if (changesCredentials) {
-        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
+        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch(async (error) => {
+          // A trigger on auth.users refused the new address: a banned one gets its precise error, now that
+          // Auth's rate limits have counted the attempt.
+          if (email && error instanceof AuthError && error.status >= 400) {
+            await asCaller(deps.sql, server, (check) => check`select private.refuse_banned_email(${email})`);
+          }
           throw fromAuth(error);
         });
       }

@@ -1,6 +1,7 @@
 // The /auth paths: registration, confirmation, login (also with Google), refresh, password recovery,
 // the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
 import { createRoute, z } from '@hono/zod-openapi';
+import { AuthError } from '../lib/auth-api.ts';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth, translations } from '../lib/auth-errors.ts';
@@ -164,12 +165,27 @@ export const auth = createRouter()
   .openapi(register, async (c) => {
     const input = c.req.valid('json');
     const { deps } = c.var;
-    // Precise errors first (the sign-up trigger enforces the same rules again).
+    // Precise errors about the username first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
     await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
-    await asCaller(deps.sql, server, (tx) => tx`select private.check_not_awaiting_confirmation(${input.email})`);
+    const [{ pending }] = await asCaller(deps.sql, server, (tx) => tx`select private.awaits_confirmation(${input.email}) as pending`);
+    if (pending) {
+      // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
+      // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
+      await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
+        throw fromAuth(error);
+      });
+      throw new ApiError(409, 'email_pending_confirmation',
+        'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ' +
+        'choose your password with POST /auth/reset_password, which confirms the address too.');
+    }
     const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
-    await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch((error) => {
+    await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch(async (error) => {
+      // The sign-up trigger refused the account: a banned address gets its precise error, now that Auth's
+      // rate limits have counted the attempt.
+      if (error instanceof AuthError && error.code === 'unexpected_failure') {
+        await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${input.email})`);
+      }
       throw fromAuth(error);
     });
     return c.json({ confirmation_required: true as const, email: input.email }, 201);
