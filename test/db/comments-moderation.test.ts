@@ -102,6 +102,48 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     expect(await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'still spam' })).toMatchObject({ target_type: 'post' });
   });
 
+  it('reported elements page by their latest report, and the summary matches the reports after every change', async () => {
+    const troll = await createAccount('troll');
+    const reporter = await createAccount('reporter');
+    const posts = [];
+    for (const body of ['one', 'two', 'three']) {
+      const post = await rpc(troll, 'create_post', { p_body: body });
+      await rpc(reporter, 'report_post', { p_post_id: post.id, p_reason: `about ${body}` });
+      posts.push(post);
+    }
+    const report = await rpc(reporter, 'report_user', { p_username: troll.username, p_reason: 'the author' });
+    // Every page, two elements at a time (other test files may report meanwhile: only ours are compared).
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { target_id: string }[]; next_cursor: string | null } =
+        await rpc(admin, 'admin_reports', { p_limit: 2, ...(cursor ? { p_cursor: cursor } : {}) });
+      seen.push(...page.items.map((g) => g.target_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    const ours = [troll.id, posts[2].id, posts[1].id, posts[0].id];
+    expect(seen.filter((id) => ours.includes(id))).toEqual(ours);
+    expect((await rpc(admin, 'admin_reports', { p_type: 'user', p_limit: 1 })).items[0].target_id).toBe(troll.id);
+
+    await rpc(admin, 'admin_dismiss_report', { p_report_id: report.id });
+    await rpc(troll, 'delete_post', { p_post_id: posts[0].id });
+    const left = (await rpc(admin, 'admin_reports', { p_limit: 100 })).items.map((g: { target_id: string }) => g.target_id);
+    expect(left).not.toContain(troll.id);
+    expect(left).not.toContain(posts[0].id);
+    const drift = await asRoot`
+      (select target_type, target_id, reports_count, latest_at from private.reported_elements
+       except
+       select target_type, coalesce(target_user_id, target_post_id, target_comment_id), count(*)::int, max(created_at)
+       from public.reports group by 1, 2)
+      union all
+      (select target_type, coalesce(target_user_id, target_post_id, target_comment_id), count(*)::int, max(created_at)
+       from public.reports group by 1, 2
+       except
+       select target_type, target_id, reports_count, latest_at from private.reported_elements)`;
+    expect(drift).toEqual([]);
+  });
+
   it('a banned user disappears, loses their sessions, is listed, can be unbanned; the history keeps both', async () => {
     const bad = await createAccount('bad');
     const watcher = await createAccount('watcher');
