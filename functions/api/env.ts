@@ -22,6 +22,12 @@ const envSchema = z.object({
   SUPABASE_JWKS: jsonWebKeySet.optional(),
   /** Only for projects still signing user tokens with the legacy HS256 secret. */
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  /**
+   * The secret API key (`sb_secret_…`) with which the facade may name its client to Auth in Sb-Forwarded-For.
+   * Hosted projects reserve the SUPABASE_ prefix for their own secrets, hence the name. Without it the
+   * service role key is sent, which the local gateway accepts and hosted projects do not.
+   */
+  AUTH_FORWARDING_KEY: z.string().min(1).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z

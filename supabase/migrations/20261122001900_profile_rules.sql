@@ -182,8 +182,8 @@ comment on function public.check_registration(text, text, text) is
 -- Whether an address's account still awaits confirmation. Registering it again is refused (409): Supabase
 -- Auth would answer "check your e-mail" and keep the first registrant's password, so a second registrant who
 -- entered the code would confirm an account someone else holds the password of. The owner of the address
--- takes it over with forget_password, which sets their own password. Only the facade asks, as service_role,
--- and answers only after Auth's rate-limited sign-up call, so no client gets an unthrottled oracle.
+-- is e-mailed a reset code that sets their own password. Only the facade asks, as service_role, and answers
+-- only after a rate-limited call to Auth (the reset e-mail), so no client gets an unthrottled oracle.
 create function private.awaits_confirmation(p_email text)
 returns boolean
 language sql

@@ -24,6 +24,9 @@ using ((select private.is_admin()));
 create index reports_target_latest_idx
   on public.reports (coalesce(target_user_id, target_post_id, target_comment_id), created_at desc);
 
+-- A new report adds one to its element's row (an upsert, atomic under concurrency). A removed report locks
+-- the row first, then recounts in a new statement, which sees every report committed meanwhile: a report
+-- filed concurrently is neither lost nor left out of the latest date.
 create function private.summarize_reports()
 returns trigger
 language plpgsql
@@ -33,23 +36,27 @@ as $$
 declare
   v_row public.reports := case when tg_op = 'DELETE' then old else new end;
   v_target uuid := coalesce(v_row.target_user_id, v_row.target_post_id, v_row.target_comment_id);
+  v_count integer;
+  v_latest timestamptz;
 begin
   if tg_op = 'INSERT' then
     insert into private.reported_elements as e (target_type, target_id, reports_count, latest_at)
     values (v_row.target_type, v_target, 1, v_row.created_at)
     on conflict (target_type, target_id) do update
       set reports_count = e.reports_count + 1, latest_at = greatest(e.latest_at, excluded.latest_at);
+    return null;
+  end if;
+  perform 1 from private.reported_elements e
+  where e.target_type = v_row.target_type and e.target_id = v_target
+  for update;
+  select count(*), max(r.created_at) into v_count, v_latest
+  from public.reports r
+  where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = v_target;
+  if v_count = 0 then
+    delete from private.reported_elements e where e.target_type = v_row.target_type and e.target_id = v_target;
   else
-    update private.reported_elements e
-    set reports_count = e.reports_count - 1,
-        latest_at = coalesce((
-          select max(r.created_at) from public.reports r
-          where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = v_target
-        ), e.latest_at)
-    where e.target_type = v_row.target_type and e.target_id = v_target and e.reports_count > 1;
-    if not found then
-      delete from private.reported_elements e where e.target_type = v_row.target_type and e.target_id = v_target;
-    end if;
+    update private.reported_elements e set reports_count = v_count, latest_at = v_latest
+    where e.target_type = v_row.target_type and e.target_id = v_target;
   end if;
   return null;
 end;

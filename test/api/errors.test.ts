@@ -72,6 +72,12 @@ describe('GET /openapi.json', () => {
         if (operation.requestBody) expected.push('400', '413', '415');
         if (operation.security?.some((scheme) => 'bearerAuth' in scheme)) expected.push('401');
         expect([method, path, expected.filter((status) => !statuses.includes(status))]).toEqual([method, path, []]);
+        // Every error answer is the one envelope (health's 503 is its own report of the services).
+        for (const status of statuses.filter((code) => code >= '400' && !(path === '/api/health' && code === '503'))) {
+          const answer = operation.responses[status] as { content: { 'application/json': { schema: unknown } } };
+          expect([method, path, status, answer.content['application/json'].schema])
+            .toEqual([method, path, status, { $ref: '#/components/schemas/Error' }]);
+        }
       }
     }
     const profile = response.body.paths['/api/{username}'].get;

@@ -1,7 +1,7 @@
 // Comments and replies, their deletion rights; reports, bans and the ban history of admins.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { as, asRoot, errorOf, heldOpen, lockWaits, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('comments', () => {
@@ -100,6 +100,27 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     expect(await rpc(admin, 'admin_dismiss_report', { p_report_id: second.id })).toEqual({ deleted: true, id: second.id });
     expect(await errorOf(rpc(admin, 'admin_dismiss_report', { p_report_id: second.id }))).toMatchObject({ code: 'PT404' });
     expect(await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'still spam' })).toMatchObject({ target_type: 'post' });
+  });
+
+  it('a report filed while another of the same element is dismissed is neither lost nor left out of the summary', async () => {
+    const troll = await createAccount('troll');
+    const first = await createAccount('reporter');
+    const second = await createAccount('reporter');
+    const post = await rpc(troll, 'create_post', { p_body: 'contested' });
+    const dismissed = await rpc(first, 'report_post', { p_post_id: post.id, p_reason: 'first' });
+    const filing = heldOpen(second, (tx) =>
+      tx`insert into public.reports (target_type, target_post_id, reason) values ('post', ${post.id}, 'second')`);
+    await filing.ran;
+    const dismissal = rpc(admin, 'admin_dismiss_report', { p_report_id: dismissed.id });
+    await lockWaits(1); // the dismissal waits for the filing's transaction
+    filing.release();
+    await filing.done;
+    await dismissal;
+    const [summary] = await asRoot`select reports_count from private.reported_elements where target_id = ${post.id}`;
+    expect(summary).toEqual({ reports_count: 1 });
+    const [latest] = await asRoot`select e.latest_at = r.created_at as fresh from private.reported_elements e
+      join public.reports r on r.target_post_id = e.target_id where e.target_id = ${post.id}`;
+    expect(latest.fresh).toBe(true);
   });
 
   it('reported elements page by their latest report, and the summary matches the reports after every change', async () => {

@@ -1,7 +1,7 @@
 // Follows, requests, followers lists, close friends, blocks and user reports through the API functions.
 import { describe, expect, it } from 'vitest';
-import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { anon, as, asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
+import { createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { anon, as, asRoot, errorOf, heldOpen, lockWaits, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('public.follow', () => {
@@ -131,22 +131,6 @@ describe.skipIf(!authIsRunning)('blocks', () => {
   });
 });
 
-/** A transaction of `actor` that runs `statement`, then stays open until `release` is called. */
-function heldOpen(actor: Account, statement: (tx: Tx) => Promise<unknown>) {
-  let release!: () => void;
-  let started!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const ran = new Promise<void>((resolve) => (started = resolve));
-  const done = as(actor, async (tx) => {
-    await statement(tx);
-    started();
-    await released;
-  });
-  return { ran, release, done };
-}
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.skipIf(!authIsRunning)('blocks racing follows and close friends', () => {
   it('a block waiting on an uncommitted follow still ends it', async () => {
     const fan = await createAccount('fan');
@@ -154,7 +138,7 @@ describe.skipIf(!authIsRunning)('blocks racing follows and close friends', () =>
     const follow = heldOpen(fan, (tx) => tx`insert into public.follows (followee_id) values (${star.id})`);
     await follow.ran;
     const block = rpc(star, 'block', { p_username: fan.username, p_block: true });
-    await pause(300);
+    await lockWaits(1); // the block waits for the follow's transaction
     follow.release();
     await follow.done;
     expect(await block).toMatchObject({ blocked: true });
@@ -169,7 +153,7 @@ describe.skipIf(!authIsRunning)('blocks racing follows and close friends', () =>
     await block.ran;
     const follow = errorOf(rpc(fan, 'follow', { p_username: star.username }));
     const befriend = errorOf(rpc(fan, 'set_close_friend', { p_username: star.username, p_close: true }));
-    await pause(300);
+    await lockWaits(2); // both wait for the block's transaction
     block.release();
     await block.done;
     expect(await follow).toMatchObject({ code: 'PT404' });

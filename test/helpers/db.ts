@@ -85,3 +85,28 @@ export async function rpc(actor: Actor, fn: string, args: Record<string, unknown
     tx.unsafe(`select public.${fn}(${list.join(', ')}) as result from (select $1::jsonb as args) a`, [args as never]));
   return row.result;
 }
+
+/** A transaction of `actor` that runs `statement`, then stays open (holding its locks) until `release`. */
+export function heldOpen(actor: Actor, statement: (tx: Tx) => Promise<unknown>) {
+  let release!: () => void;
+  let started!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const ran = new Promise<void>((resolve) => (started = resolve));
+  const done = as(actor, async (tx) => {
+    await statement(tx);
+    started();
+    await released;
+  });
+  return { ran, release, done };
+}
+
+/** Resolves once `count` sessions wait on a lock: the moment a race test has its race set up. */
+export async function lockWaits(count: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const [row] = await asRoot`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`;
+    if (row.n >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`expected ${count} session(s) waiting on a lock within 5 s`);
+}

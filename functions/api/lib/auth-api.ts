@@ -51,7 +51,7 @@ export function createAuthApi(env: Env) {
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.clientIp) {
       // The gateway lets only a secret-key holder name the client (README: "Client IP and rate limits").
-      headers.apikey = env.SUPABASE_SERVICE_ROLE_KEY;
+      headers.apikey = env.AUTH_FORWARDING_KEY ?? env.SUPABASE_SERVICE_ROLE_KEY;
       headers['Sb-Forwarded-For'] = options.clientIp;
     }
     let response: Response;

@@ -90,19 +90,23 @@ export const account = createRouter()
       await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
     }
     // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
+    let triggerRefused = false;
     const profile = await asCaller(deps.sql, caller, async (tx) => {
       const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
       if (changesCredentials) {
-        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch(async (error) => {
-          // A trigger on auth.users refused the new address: a banned one gets its precise error, now that
-          // Auth's rate limits have counted the attempt.
-          if (email && error instanceof AuthError && error.status >= 400) {
-            await asCaller(deps.sql, server, (check) => check`select private.refuse_banned_email(${email})`);
-          }
+        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
+          triggerRefused = error instanceof AuthError && error.code === 'unexpected_failure';
           throw fromAuth(error);
         });
       }
       return row.profile;
+    }).catch(async (error) => {
+      // A trigger on auth.users refused the new address: a banned one gets its precise error. Asked once the
+      // transaction above has given its connection back, and after Auth's rate limits counted the attempt.
+      if (email && triggerRefused) {
+        await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${email})`);
+      }
+      throw error;
     });
     return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
   })
