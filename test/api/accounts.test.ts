@@ -103,6 +103,18 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     expect(direct.ok).toBe(false);
     const [row] = await asRoot`select email, email_change, (select bio from public.profiles where id = u.id) as bio from auth.users u where id = ${member.userId}`;
     expect(row).toEqual({ email: member.email, email_change: '', bio: '' });
+
+    // With a single database connection too: the refused change gives its answer back, it does not wait on itself.
+    const tiny = appWith({ DB_POOL_MAX: '1' });
+    const other = await registerAndConfirm('other');
+    for (const [address, status] of [[banned.email, 403], [other.email, 409]] as const) {
+      const response = await tiny.request('/api/user', {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: address, current_password: member.password }),
+      });
+      expect([address, response.status]).toEqual([address, status]);
+    }
   });
 });
 
