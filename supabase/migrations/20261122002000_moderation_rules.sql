@@ -73,9 +73,28 @@ $$;
 revoke execute on function private.set_post_ban(uuid, boolean, text) from public;
 grant execute on function private.set_post_ban(uuid, boolean, text) to authenticated, service_role;
 
--- Deletes a comment for its author, its post's author or an admin, even one they cannot see: a post's author
--- keeps control of the comments under their post after blocking (or being blocked by) the commenter, whose
--- comment everyone else still sees. Same rule as the table's delete policy, which needs the row visible.
+-- Who may delete a comment: its author, its post's author, an admin. Written once, for the table's delete
+-- policy and for private.delete_comment_by_right.
+create function private.may_delete_comment(p_author uuid, p_post uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.uid() = p_author or private.is_post_author(private.uid(), p_post) or private.is_admin()
+$$;
+revoke execute on function private.may_delete_comment(uuid, uuid) from public;
+grant execute on function private.may_delete_comment(uuid, uuid) to authenticated, service_role;
+
+drop policy "authors, post authors and admins delete comments" on public.comments;
+create policy "authors, post authors and admins delete comments" on public.comments
+for delete to authenticated
+using (private.may_delete_comment(author_id, post_id));
+
+-- The delete policy only reaches rows the caller can see. This deletes by right even a comment the caller
+-- cannot see: a post's author keeps control of the comments under their post after blocking (or being
+-- blocked by) the commenter, whose comment everyone else still sees.
 create function private.delete_comment_by_right(p_comment_id uuid)
 returns boolean
 language sql
@@ -85,9 +104,7 @@ set search_path = ''
 as $$
   with deleted as (
     delete from public.comments c
-    using public.posts p
-    where c.id = p_comment_id and p.id = c.post_id
-      and (c.author_id = private.uid() or p.author_id = private.uid() or private.is_admin())
+    where c.id = p_comment_id and private.may_delete_comment(c.author_id, c.post_id)
     returning c.id
   )
   select exists (select 1 from deleted)

@@ -1,7 +1,10 @@
 // Supabase Auth's error codes, translated into the facade's: never leaked raw, never a 500.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AuthError } from './auth-api.ts';
+import type { Deps } from './context.ts';
+import { asCaller } from './db.ts';
 import { ApiError } from './errors.ts';
+import { server } from './tokens.ts';
 
 export const translations: Record<string, [ContentfulStatusCode, string, string]> = {
   weak_password: [400, 'weak_password', 'The password is too weak: use at least 8 characters'],
@@ -38,4 +41,16 @@ export function fromAuth(error: unknown, overrides: Record<string, [ContentfulSt
   if (known) return new ApiError(known[0], known[1], known[2]);
   if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed');
   return new ApiError(400, 'auth_rejected', 'The authentication service refused the request');
+}
+
+/**
+ * The facade's error for Auth refusing a new account's or a new e-mail's `address`. When a trigger on
+ * auth.users refused it, a banned address gets its precise error: asked only now that Auth's rate limits have
+ * counted the attempt, and outside any transaction of the request (whose connection it would wait for).
+ */
+export async function fromAuthAddress(deps: Deps, error: unknown, address: string): Promise<ApiError> {
+  if (error instanceof AuthError && error.code === 'unexpected_failure') {
+    await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${address})`);
+  }
+  return fromAuth(error);
 }

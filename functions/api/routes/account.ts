@@ -1,13 +1,11 @@
 // The signed-in user's account: edit it, reset the avatar, delete it (with the e-mailed code).
 import { createRoute, z } from '@hono/zod-openapi';
-import { AuthError } from '../lib/auth-api.ts';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
-import { fromAuth } from '../lib/auth-errors.ts';
+import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
-import { server } from '../lib/tokens.ts';
 import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
 
 const tags = ['account'];
@@ -90,23 +88,20 @@ export const account = createRouter()
       await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
     }
     // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
-    let triggerRefused = false;
+    let refusal: unknown;
     const profile = await asCaller(deps.sql, caller, async (tx) => {
       const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
       if (changesCredentials) {
         await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
-          triggerRefused = error instanceof AuthError && error.code === 'unexpected_failure';
-          throw fromAuth(error);
+          refusal = error;
+          throw error;
         });
       }
       return row.profile;
     }).catch(async (error) => {
-      // A trigger on auth.users refused the new address: a banned one gets its precise error. Asked once the
-      // transaction above has given its connection back, and after Auth's rate limits counted the attempt.
-      if (email && triggerRefused) {
-        await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${email})`);
-      }
-      throw error;
+      // Auth's refusal is explained once the transaction has given its connection back.
+      if (refusal === undefined) throw error;
+      throw email ? await fromAuthAddress(deps, refusal, email) : fromAuth(refusal);
     });
     return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
   })

@@ -1,10 +1,9 @@
 // The /auth paths: registration, confirmation, login (also with Google), refresh, password recovery,
 // the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
 import { createRoute, z } from '@hono/zod-openapi';
-import { AuthError } from '../lib/auth-api.ts';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
-import { fromAuth, translations } from '../lib/auth-errors.ts';
+import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
@@ -181,12 +180,7 @@ export const auth = createRouter()
     }
     const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
     await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch(async (error) => {
-      // The sign-up trigger refused the account: a banned address gets its precise error, now that Auth's
-      // rate limits have counted the attempt.
-      if (error instanceof AuthError && error.code === 'unexpected_failure') {
-        await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${input.email})`);
-      }
-      throw fromAuth(error);
+      throw await fromAuthAddress(deps, error, input.email);
     });
     return c.json({ confirmation_required: true as const, email: input.email }, 201);
   })
