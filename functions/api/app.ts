@@ -1,13 +1,13 @@
 // The Hono app of the `api` Edge Function: routes under /api (the function's name, as the Edge Runtime
 // passes paths), one error envelope, and the OpenAPI document built from the route declarations.
 import { isIP } from 'node:net';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
 import { createSql } from './lib/db.ts';
+import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
 import { createRouter } from './lib/router.ts';
@@ -21,6 +21,7 @@ import { posts } from './routes/posts.ts';
 import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
+const bodyDeadlineMs = 10_000;
 
 /**
  * The client's address for Auth's per-IP rate limits: the last X-Forwarded-For entry, the one the platform's
@@ -61,12 +62,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
     await next();
   });
-  app.use(bodyLimit({
-    maxSize: maxBodyBytes,
-    onError: () => {
-      throw new ApiError(413, 'payload_too_large', `The request body is larger than ${maxBodyBytes} bytes`);
-    },
-  }));
+  app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));
 
   app.route('/', health);
   app.route('/', auth);

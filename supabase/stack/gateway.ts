@@ -36,8 +36,18 @@ function forward(prefix: string, upstream: string, service: string, forwardingKe
       // A server such as the facade names its own client in Sb-Forwarded-For, which Auth prefers; only a
       // holder of the secret key may, as on hosted projects with IP address forwarding turned on.
       if (headers.get('apikey') !== forwardingKey) headers.delete('sb-forwarded-for');
+      // The proxy drops hop-by-hop headers; a service that ends the exchange (a body too large or too slow)
+      // still has the client's connection closed.
+      let closes = false;
+      const customFetch = async (request: Request) => {
+        const response = await fetch(request);
+        closes = response.headers.get('connection')?.toLowerCase() === 'close';
+        return response;
+      };
       // redirect: 'manual' hands redirects to the client, as a gateway must.
-      return await proxy(target, { method, headers, body, duplex: 'half', redirect: 'manual' } as RequestInit);
+      const response = await proxy(target, { method, headers, body, duplex: 'half', redirect: 'manual', customFetch } as RequestInit);
+      if (closes) response.headers.set('connection', 'close');
+      return response;
     } catch {
       return unavailable(service);
     }

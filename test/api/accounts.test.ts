@@ -272,7 +272,7 @@ auth('sessions end at once', () => {
     expect(withoutRequestId(guess)).toEqual(withoutRequestId(unknown));
   });
 
-  it('refuses tokens signed with the right key but expired, for another audience, or not a user', async () => {
+  it('refuses tokens signed with the right key but expired, for another audience or issuer, or not a user', async () => {
     const member = await registerAndConfirm('member');
     const { key_ops: _ops, use: _use, ...privateJwk } = stack.signingKey;
     const key = await importJWK(privateJwk, 'ES256');
@@ -280,7 +280,11 @@ auth('sessions end at once', () => {
     const sign = (claims: Record<string, unknown>) =>
       new SignJWT({ ...payload, ...claims }).setProtectedHeader({ alg: 'ES256', kid: stack.signingKey.kid, typ: 'JWT' }).sign(key);
     expect((await api('GET', '/auth/user', { token: await sign({}) })).status).toBe(200); // the forgery works when honest
-    for (const claims of [{ exp: Math.floor(Date.now() / 1000) - 60 }, { aud: 'someone-else' }, { role: 'anon' }, { role: 'service_role' }]) {
+    const claimsList = [
+      { exp: Math.floor(Date.now() / 1000) - 60 }, { aud: 'someone-else' }, { iss: 'https://elsewhere.example/auth/v1' },
+      { role: 'anon' }, { role: 'service_role' },
+    ];
+    for (const claims of claimsList) {
       const response = await api('GET', '/auth/user', { token: await sign(claims) });
       expect([claims, response.status, response.body.error.code]).toEqual([claims, 401, 'invalid_token']);
     }

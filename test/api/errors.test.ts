@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
 import { stack } from '../helpers/stack.ts';
@@ -10,11 +11,34 @@ describe('the error envelope', () => {
     expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
   });
 
-  it('refuses a body over 64 KiB with 413 before any route runs', async () => {
+  it('refuses a body over 64 KiB with 413 before any route runs, and asks the client to close', async () => {
     const response = await api('POST', '/auth/user', { body: 'x'.repeat(65 * 1024) });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('payload_too_large');
+    expect(response.headers.get('connection')).toBe('close');
   });
+
+  it('answers a body that has not arrived within 10 s with 408, and asks the client to close', async () => {
+    const url = new URL(`${stack.functionsUrl}/auth/login`);
+    const started = Date.now();
+    // A client that announces 100 bytes and sends 5: the facade does not wait for the rest for ever.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"log`);
+      });
+      socket.setEncoding('utf8');
+      socket.once('data', (data: string) => {
+        socket.destroy();
+        resolve(data);
+      });
+      socket.on('error', reject);
+    });
+    const elapsed = Date.now() - started;
+    expect([elapsed >= 9_900, elapsed < 12_000]).toEqual([true, true]);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(answer).toContain('"code":"request_timeout"');
+  }, 20_000);
 
   it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
     const response = await api('POST', '/auth/login', { body: 'login=a', headers: { 'Content-Type': 'text/plain' } });
@@ -66,10 +90,10 @@ describe('GET /openapi.json', () => {
     for (const [path, methods] of Object.entries(response.body.paths)) {
       for (const [method, operation] of Object.entries(methods as Record<string, Operation>)) {
         const statuses = Object.keys(operation.responses);
-        // What the middleware adds to every route: a body can be malformed, too big or not JSON; a token
+        // What the middleware adds to every route: a body can be malformed, too big, too slow or not JSON; a token
         // can be invalid wherever one is read; anything can meet a database that is down.
         const expected = ['500', '503'];
-        if (operation.requestBody) expected.push('400', '413', '415');
+        if (operation.requestBody) expected.push('400', '408', '413', '415');
         if (operation.security?.some((scheme) => 'bearerAuth' in scheme)) expected.push('401');
         expect([method, path, expected.filter((status) => !statuses.includes(status))]).toEqual([method, path, []]);
         // Every error answer is the one envelope (health's 503 is its own report of the services).

@@ -1,4 +1,5 @@
 // Requests to the facade over HTTP, through the gateway, as a client would send them.
+import { request as httpRequest } from 'node:http';
 import { stack } from './stack.ts';
 
 export interface ApiResponse {
@@ -23,4 +24,44 @@ export async function api(
   const response = await fetch(`${stack.functionsUrl}${path}`, { method, headers, body });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+/**
+ * The same request from another source address of the loopback range (127.0.0.2, 127.0.0.3…), as a client
+ * with many addresses would send it: the gateway names that address to the facade and to Auth.
+ */
+export function apiFrom(
+  source: string,
+  method: string,
+  path: string,
+  options: { json?: unknown } = {},
+): Promise<ApiResponse> {
+  const url = new URL(`${stack.functionsUrl}${path}`);
+  const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method,
+      localAddress: source,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({
+        status: response.statusCode ?? 0,
+        body: text ? JSON.parse(text) : undefined,
+        headers: new Headers(response.headers as Record<string, string>),
+      }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** `count` distinct loopback source addresses, from 127.0.0.2 on. */
+export function sourceAddresses(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `127.0.0.${i + 2}`);
 }

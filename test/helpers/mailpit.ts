@@ -28,3 +28,11 @@ export async function latestCode(email: string, since = new Date(0), timeoutMs =
   }
   throw new Error(`no code e-mailed to ${email} within ${timeoutMs} ms`);
 }
+
+/** How many e-mails `email` has received (after waiting `settleMs` for any still on their way). */
+export async function mailCount(email: string, settleMs = 1_000): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const query = encodeURIComponent(`to:"${email}"`);
+  const { messages_count: count } = await getJson<{ messages_count: number }>(`/api/v1/search?query=${query}&limit=1`);
+  return count;
+}

@@ -49,6 +49,7 @@ const statusCodes: Record<number, string> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
@@ -130,6 +131,8 @@ export function errorBody(error: ApiError, requestId?: string) {
 export function handleError(error: unknown, c: Context) {
   const requestId = c.get('requestId') as string | undefined;
   const known = toApiError(error);
+  // A client that sent too much, or too slowly, is not kept on the connection.
+  if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
   if (known) return c.json(errorBody(known, requestId), known.status);
   console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');

@@ -1,4 +1,4 @@
-// Who is calling: the access token Supabase Auth issued, verified here (signature, expiry, audience) before
+// Who is calling: the access token Supabase Auth issued, verified here (signature, expiry, audience, issuer) before
 // the database is asked anything. ES256/RS256 tokens are checked against Auth's public keys (JWKS); HS256
 // only when the project still has a legacy secret configured. Anything else, `alg: none` included, is refused.
 import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
@@ -30,13 +30,15 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     ? createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0])
     : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`));
   const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : undefined;
+  // This project's Auth: a token another project's Auth signed with a key we trust is still refused.
+  const issuer = options.authUrl;
 
   async function verifySignature(token: string): Promise<JWTPayload> {
     try {
-      const verified = await jwtVerify(token, publicKeys, { audience, algorithms: ['ES256', 'RS256'] })
+      const verified = await jwtVerify(token, publicKeys, { audience, issuer, algorithms: ['ES256', 'RS256'] })
         .catch((error) => {
           if (!secret) throw error;
-          return jwtVerify(token, secret, { audience, algorithms: ['HS256'] });
+          return jwtVerify(token, secret, { audience, issuer, algorithms: ['HS256'] });
         });
       return verified.payload;
     } catch {

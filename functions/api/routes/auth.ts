@@ -4,7 +4,10 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
+import { mayMailCode, takeCodeAttempt } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
+import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
+import type { Deps } from '../lib/context.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous, server } from '../lib/tokens.ts';
@@ -157,8 +160,18 @@ const logout = createRoute({
   responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
 });
 
-/** How long every refused login takes: above the time Auth takes to check a password hash. */
+// How long the answers that could tell whether an account exists take, whatever happened: above the time
+// Supabase Auth takes to check a password hash (login) or to send an e-mail (the others).
 const failedLoginMs = 400;
+const registerMs = 1000;
+const codeRequestMs = 500;
+
+/** A sign-up or password-reset code to `email`, at most once a minute per account; Auth's refusals are not told. */
+async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', clientIp?: string): Promise<void> {
+  if (!(await mayMailCode(deps, email, kind))) return;
+  const send = kind === 'signup' ? deps.auth.resendSignup(email, clientIp) : deps.auth.recover(email, clientIp);
+  await send.catch(() => undefined);
+}
 
 export const auth = createRouter()
   .openapi(register, async (c) => {
@@ -167,27 +180,33 @@ export const auth = createRouter()
     // Precise errors about the username first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
     await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
-    const [{ pending }] = await asCaller(deps.sql, server, (tx) => tx`select private.awaits_confirmation(${input.email}) as pending`);
-    if (pending) {
-      // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
-      // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
-      await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
-        throw fromAuth(error);
+    // Auth signs up a new address after sending its e-mail, and answers a confirmed one at once.
+    await atLeast(registerMs, async () => {
+      const [{ pending }] = await asCaller(deps.sql, server, (tx) => tx`select private.awaits_confirmation(${input.email}) as pending`);
+      if (pending) {
+        // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
+        // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
+        if (await mayMailCode(deps, input.email, 'recovery')) {
+          await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
+            throw fromAuth(error);
+          });
+        }
+        throw new ApiError(409, 'email_pending_confirmation',
+          'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ' +
+          'choose your password with POST /auth/reset_password, which confirms the address too.');
+      }
+      const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
+      await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch(async (error) => {
+        throw await fromAuthAddress(deps, error, input.email);
       });
-      throw new ApiError(409, 'email_pending_confirmation',
-        'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ' +
-        'choose your password with POST /auth/reset_password, which confirms the address too.');
-    }
-    const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
-    await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch(async (error) => {
-      throw await fromAuthAddress(deps, error, input.email);
     });
     return c.json({ confirmation_required: true as const, email: input.email }, 201);
   })
   .openapi(confirmEmail, async (c) => {
     const { email, code, type } = c.req.valid('json');
+    await takeCodeAttempt(c.var.deps, email);
     const session = await c.var.deps.auth.verify(type, email, code, c.var.clientIp).catch((error) => {
-      throw fromAuth(error, { otp_expired: [400, 'invalid_code', 'The code is wrong or has expired'] });
+      throw fromAuth(error);
     });
     // An e-mail change confirmed on one address only: Auth answers without a session.
     if (!session.access_token) {
@@ -208,7 +227,7 @@ export const auth = createRouter()
     const session = await deps.auth.signIn(email, password, c.var.clientIp).catch(async (error) => {
       // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
       // takes the same time, so the delay does not tell which accounts exist.
-      await new Promise((resolve) => setTimeout(resolve, started + failedLoginMs - Date.now()));
+      await sleepUntil(started + failedLoginMs);
       // Auth refuses a banned account before it checks the password, so a distinct answer would tell anyone
       // that an account exists and is banned: it gets the wrong-password answer.
       throw fromAuth(error, { user_banned: translations.invalid_credentials });
@@ -235,29 +254,34 @@ export const auth = createRouter()
   })
   .openapi(forgetPassword, async (c) => {
     const { email } = c.req.valid('json');
-    // Whatever Auth answers (unknown address, too soon), the client learns nothing about the account.
-    await c.var.deps.auth.recover(email, c.var.clientIp).catch(() => undefined);
+    // Whatever happens (unknown address, too soon), the client learns nothing about the account.
+    await exactly(codeRequestMs, () => mailCode(c.var.deps, email, 'recovery', c.var.clientIp));
     return c.json({ message: sentAnyway }, 200);
   })
   .openapi(resetPassword, async (c) => {
     const { email, code, password } = c.req.valid('json');
-    const { auth: authApi } = c.var.deps;
-    const session = await authApi.verify('recovery', email, code, c.var.clientIp).catch((error) => {
+    const { deps, clientIp } = c.var;
+    await takeCodeAttempt(deps, email);
+    const recovery = await deps.auth.verify('recovery', email, code, clientIp).catch((error) => {
       throw fromAuth(error);
     });
-    await authApi.updateUser(session.access_token, { password }, c.var.clientIp).catch((error) => {
+    // The recovery session may set a password without the current one (and Auth ends every other session).
+    await deps.auth.updateUser(recovery.access_token, { password }, clientIp).catch((error) => {
       throw fromAuth(error);
     });
-    await authApi.logout(session.access_token, 'others').catch((error) => {
+    // The client gets a password session instead, held to the current password like any other: a stolen
+    // copy of it cannot change the password again. The recovery session ends here.
+    const session = await deps.auth.signIn(email, password, clientIp).catch((error) => {
       throw fromAuth(error);
     });
-    return c.json(await sessionReply(c.var.deps, session), 200);
+    await deps.auth.logout(recovery.access_token, 'local').catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json(await sessionReply(deps, session), 200);
   })
   .openapi(resendCode, async (c) => {
     const { email, type } = c.req.valid('json');
-    const { auth: authApi } = c.var.deps;
-    const send = type === 'signup' ? authApi.resendSignup(email, c.var.clientIp) : authApi.recover(email, c.var.clientIp);
-    await send.catch(() => undefined);
+    await exactly(codeRequestMs, () => mailCode(c.var.deps, email, type, c.var.clientIp));
     return c.json({ message: sentAnyway }, 200);
   })
   .openapi(getUser, async (c) => {
@@ -266,6 +290,9 @@ export const auth = createRouter()
   })
   .openapi(requestDeleteCode, async (c) => {
     const profile = await ownProfile(c.var.deps, c.var.caller);
+    if (!(await mayMailCode(c.var.deps, profile.email, 'deletion'))) {
+      throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
+    }
     await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
       throw fromAuth(error);
     });

@@ -1,0 +1,98 @@
+// What a client may not learn through direct SQL (supabase-js, or a raw session as its role): who blocked
+// them, the relations of banned accounts, and what the security-definer helpers know about others.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { anon, as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+describe.skipIf(!authIsRunning)('a block', () => {
+  it('is refused on a direct follow or close-friend insert exactly as an id nobody has', async () => {
+    const fan = await createAccount('fan');
+    const blocker = await createAccount('blocker');
+    const stranger = await createAccount('stranger');
+    await rpc(blocker, 'block', { p_username: fan.username, p_block: true });
+    for (const table of ['follows', 'close_friends'] as const) {
+      const insert = (id: string) => as(fan, (tx) =>
+        table === 'follows'
+          ? tx`insert into public.follows (followee_id) values (${id})`
+          : tx`insert into public.close_friends (friend_id) values (${id})`);
+      const blocked = await errorOf(insert(blocker.id));
+      const unknown = await errorOf(insert(randomUUID()));
+      expect(blocked).toEqual(unknown);
+      expect(blocked.code).toBe('42501');
+      expect(await insert(stranger.id)).toEqual([]); // someone visible: allowed
+    }
+  });
+});
+
+describe.skipIf(!authIsRunning)('a banned account', () => {
+  it('has its follows and close-friend entries hidden from the other party until unbanned; admins see them', async () => {
+    const fan = await createAccount('fan');
+    const banned = await createAccount('banned');
+    const admin = await createAccount('admin');
+    await makeAdmin(admin);
+    await rpc(fan, 'follow', { p_username: banned.username });
+    await rpc(banned, 'follow', { p_username: fan.username });
+    await rpc(fan, 'set_close_friend', { p_username: banned.username, p_close: true });
+    const rows = (actor: typeof fan) => as(actor, async (tx) => ({
+      follows: (await tx`select 1 from public.follows where ${banned.id} in (follower_id, followee_id)`).length,
+      close: (await tx`select 1 from public.close_friends where friend_id = ${banned.id}`).length,
+    }));
+    expect(await rows(fan)).toEqual({ follows: 2, close: 1 });
+    await rpc(admin, 'admin_ban_user', { p_username: banned.username, p_reason: 'spam' });
+    expect(await rows(fan)).toEqual({ follows: 0, close: 0 });
+    expect(await rows(admin)).toEqual({ follows: 2, close: 1 });
+    await rpc(admin, 'admin_ban_user', { p_username: banned.username, p_reason: 'appeal granted', p_ban: false });
+    expect(await rows(fan)).toEqual({ follows: 2, close: 1 });
+  });
+});
+
+describe.skipIf(!authIsRunning)('a banned post', () => {
+  it('cannot be rewritten by its author, directly or with edit_post; an unbanned one can', async () => {
+    const author = await createAccount('author');
+    const admin = await createAccount('admin');
+    await makeAdmin(admin);
+    const post = await rpc(author, 'create_post', { p_body: 'before the ban' });
+    await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: 'abuse' });
+    const direct = await errorOf(as(author, (tx) => tx`update public.posts set body = 'rewritten' where id = ${post.id}`));
+    expect(direct).toMatchObject({ code: 'PT403', hint: 'post_banned' });
+    const edited = await errorOf(rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'rewritten' } }));
+    expect(edited).toMatchObject({ code: 'PT403', hint: 'post_banned' });
+    const [row] = await asRoot`select body from public.posts where id = ${post.id}`;
+    expect(row.body).toBe('before the ban');
+    await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: 'reviewed', p_ban: false });
+    expect((await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'after review' } })).body).toBe('after review');
+  });
+});
+
+describe.skipIf(!authIsRunning)('the security-definer helpers', () => {
+  it('answer only for the caller, and show cards only of accounts the caller may see', async () => {
+    const viewer = await createAccount('viewer');
+    const other = await createAccount('other');
+    const shy = await createAccount('shy', { isPrivate: true });
+    const banned = await createAccount('banned');
+    await rpc(other, 'follow', { p_username: shy.username });
+    await rpc(shy, 'respond_follow_request', { p_username: other.username, p_accept: true });
+    const post = await rpc(shy, 'create_post', { p_body: 'followers only' });
+    await banDirectly(banned);
+
+    for (const actor of [anon, viewer]) {
+      // Each call starts when awaited: a refusal nobody awaits yet would be an unhandled rejection.
+      for (const onBehalfOfOther of [
+        () => as(actor, (tx) => tx`select private.can_see_user(${other.id}, ${shy.id})`),
+        () => as(actor, (tx) => tx`select private.can_see_activity_of(${other.id}, ${shy.id})`),
+        () => as(actor, (tx) => tx`select private.can_see_post_id(${other.id}, ${post.id})`),
+        () => as(actor, (tx) => tx`select private.is_post_author(${shy.id}, ${post.id})`),
+      ]) {
+        expect([actor.name, (await errorOf(onBehalfOfOther())).code]).toEqual([actor.name, '42501']);
+      }
+      const [card] = await as(actor, (tx) => tx`select private.author_json(${banned.id}) as card, private.author_json(${other.id}) as visible`);
+      expect(card).toEqual({ card: null, visible: expect.objectContaining({ username: other.username }) });
+    }
+    // For themselves (or as anonymous) they answer.
+    const [own] = await as(viewer, (tx) => tx`
+      select private.can_see_activity_of(${viewer.id}, ${shy.id}) as mine, private.can_see_user(null, ${shy.id}) as anonymous`);
+    expect(own).toEqual({ mine: false, anonymous: true });
+  });
+});
