@@ -1,7 +1,7 @@
 -- What hosted Supabase provides and a bare Postgres lacks: the API roles, the Auth admin role, the auth and
 -- extensions schemas, and the grants between them. Idempotent: run on every start by the local stack, as a
 -- superuser, with psql variables `authenticator_password` and `auth_admin_password`.
--- Mirrors supabase/postgres init scripts (see ../shared/research/supabase-stack.md §2) in our own words.
+-- Mirrors, in our own words, what the init scripts of Supabase's Postgres image create.
 
 \set ON_ERROR_STOP on
 

@@ -1,5 +1,5 @@
 // supabase/config.toml → Supabase Auth's GOTRUE_* environment, the way the Supabase CLI maps it
-// (see ../shared/research/supabase-stack.md §1.4 and §3), for the Docker-free local stack.
+// (the mapping its `supabase start` applies), for the Docker-free local stack.
 import type { Toml } from './config.ts';
 import type { StackKeys } from './keys.ts';
 

@@ -9,7 +9,7 @@ import { run } from './processes.ts';
 /** Supabase Auth v2.189.0: the newest release whose go.mod has no `replace`, so `go install` can build it. */
 export const authModule = 'github.com/supabase/auth';
 export const authCommit = '4fa66ba71d8c55b5c95cd5635766ed8bbae6d96a';
-const authVersion = 'v2.189.0';
+export const authVersion = 'v2.189.0';
 
 const toolsDir = join(repoRoot, 'supabase', 'stack', 'tools');
 
@@ -56,13 +56,39 @@ export async function mailpitBinary(logDir: string): Promise<string> {
     }));
 }
 
+/** Where `go install` puts binaries: GOBIN, else GOPATH/bin. */
+async function goInstallDir(): Promise<string | undefined> {
+  try {
+    const output = await new Deno.Command('go', { args: ['env', 'GOBIN', 'GOPATH'], stderr: 'null' }).output();
+    const [gobin, gopath] = new TextDecoder().decode(output.stdout).split('\n').map((line) => line.trim());
+    return gobin || (gopath ? join(gopath.split(':')[0], 'bin') : undefined);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `path` is a Go binary of the Supabase Auth module (read from its build information). */
+async function isSupabaseAuth(path: string): Promise<boolean> {
+  try {
+    const output = await new Deno.Command('go', { args: ['version', '-m', path], stderr: 'null' }).output();
+    return /^\s+path\s+github\.com\/supabase\/auth$/m.test(new TextDecoder().decode(output.stdout));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Supabase Auth, the real server. When it cannot be built (no Go, or the module proxy refuses the pinned
- * commit) the error is returned, not thrown: the stack then runs without Auth and says so.
+ * Supabase Auth, the real server: the binary SUPABASE_AUTH_BIN names; else one already installed where
+ * `go install` puts binaries (checked to be github.com/supabase/auth); else one built here at the pinned commit
+ * and cached in .local/bin. When none can be had (no Go, or the module proxy refuses the pinned commit) the
+ * error is returned, not thrown: the stack then runs without Auth and says so.
  */
 export async function authBinary(logDir: string): Promise<Binary> {
   const override = Deno.env.get('SUPABASE_AUTH_BIN');
   if (override) return { path: override };
+  const installDir = await goInstallDir();
+  const installed = installDir ? join(installDir, 'auth') : undefined;
+  if (installed && existsSync(installed) && await isSupabaseAuth(installed)) return { path: installed };
   try {
     const path = await cached('auth', authCommit, () =>
       run('build-auth', 'go', {

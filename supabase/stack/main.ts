@@ -20,9 +20,17 @@ function onStopSignal(handler: () => void): void {
   Deno.addSignalListener('SIGTERM', handler);
 }
 
+/** What to do when no Supabase Auth could be had. */
+const authHelp = 'Set SUPABASE_AUTH_BIN to a Supabase Auth v2.189.0 binary, or install one where `go install` puts ' +
+  'binaries (README "Known limitation").';
+
 function printSummary(stack: Stack): void {
+  if (stack.authUnavailable) {
+    warn(`NOT USABLE: Supabase Auth is not running (${stack.authUnavailable.split('\n')[0]}), so neither the auth ` +
+      `schema nor the app's schema exists: sign-up, login and every route that reads the database fail. ${authHelp}`);
+  }
   console.log(`
-Ready in ${elapsed()}.
+${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   API URL          ${stack.urls.api}
   Auth             ${stack.urls.auth}${stack.authUnavailable ? '   (NOT RUNNING, see above)' : ''}
   REST facade      ${stack.urls.functions}/api   (health: ${stack.urls.functions}/api/health)
@@ -58,12 +66,16 @@ function testEnv(stack: Stack): Record<string, string> {
   };
 }
 
-/** The plain closing line CI reads: "tests: N passed, N failed, N skipped". */
-async function printTally(report: string): Promise<void> {
+/** The plain closing line CI reads ("tests: N passed, N failed, N skipped"); without Auth, a loud one after it. */
+async function printTally(report: string, authUnavailable?: string): Promise<void> {
   const json = await Deno.readTextFile(report).catch(() => undefined);
   if (!json) return;
   const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(json);
-  console.log(`tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped`);
+  const skipped = numPendingTests + numTodoTests;
+  console.log(`tests: ${numPassedTests} passed, ${numFailedTests} failed, ${skipped} skipped`);
+  if (authUnavailable) {
+    warn(`${skipped} TESTS DID NOT RUN: Supabase Auth is not installed on this machine, and they need it. ${authHelp}`);
+  }
 }
 
 /** Runs vitest (`run` or `bench`) against a fresh test stack, then tears the stack down. */
@@ -86,8 +98,7 @@ async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise
       stdout: 'inherit',
       stderr: 'inherit',
     }).spawn().status;
-    if (stack.authUnavailable) warn(`Supabase Auth was not running, so the tests that need it were skipped.`);
-    if (mode === 'run') await printTally(report);
+    if (mode === 'run') await printTally(report, stack.authUnavailable);
     return result.code;
   } finally {
     await stopAll();

@@ -1,7 +1,7 @@
 // Brings up one local stack in order: Postgres → Mailpit → Supabase Auth → app migrations → the facade
 // behind the gateway. What `supabase start` does with Docker, done with native processes.
 import { join } from 'node:path';
-import { authBinary, mailpitBinary } from './binaries.ts';
+import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
 import { authEnv } from './auth-env.ts';
 import { serveGateway } from './gateway.ts';
@@ -59,6 +59,16 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
   await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
   await spawn('auth', binary, { args: ['serve'], env, logDir });
   await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
+  await checkAuthVersion(profile);
+}
+
+/** Says plainly when the running Auth is not the pinned version, or does not tell its version. */
+async function checkAuthVersion(profile: Profile): Promise<void> {
+  const health = await fetch(`${urls(profile).authDirect}/health`).then((response) => response.json()).catch(() => ({}));
+  const version = typeof health.version === 'string' && health.version ? health.version : undefined;
+  if (version === authVersion) info(`Supabase Auth reports ${version}, the pinned version`);
+  else if (version) warn(`Supabase Auth reports ${version}, NOT the pinned ${authVersion}: results may differ`);
+  else warn(`Supabase Auth does not report its version; the pin is ${authVersion}`);
 }
 
 async function pushMigrations(superuserUrl: string, logDir: string): Promise<void> {
@@ -121,7 +131,10 @@ export async function up(profile: Profile): Promise<Stack> {
   const auth = await authBinary(logDir);
   const authUnavailable = 'error' in auth ? auth.error : undefined;
   if ('error' in auth) warn(`Supabase Auth is NOT running: ${auth.error}`);
-  else await step('Supabase Auth', () => startAuth(profile, auth.path, keys, superuserUrl, logDir));
+  else {
+    info(`Supabase Auth binary: ${auth.path}`);
+    await step('Supabase Auth', () => startAuth(profile, auth.path, keys, superuserUrl, logDir));
+  }
   if (authUnavailable) {
     warn('app migrations skipped: they build on the auth schema, which Supabase Auth creates');
   } else {

@@ -1,4 +1,4 @@
-// The visibility matrix of DOMAIN.md, read straight from the tables as supabase-js clients would (through
+// The visibility matrix of docs/PRODUCT.md, read straight from the tables as supabase-js clients would (through
 // PostgREST): each actor × each object, allowed and denied.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';

@@ -75,7 +75,7 @@ export const comments = createRouter()
     middleware: [requireUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not yours to delete' }) },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'delete_comment', { p_comment_id: c.req.valid('param').commentId }), 200))
-  // Not in the spec, which reports users and posts only: comments are reportable too (DOMAIN.md), and the
+  // Not in the spec, which reports users and posts only: comments are reportable too (docs/PRODUCT.md), and the
   // admins' report lists group them.
   .openapi(createRoute({
     method: 'post', path: '/post/comment/{commentId}/report', tags, security, summary: 'Report a comment to the admins',
