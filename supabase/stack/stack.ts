@@ -9,6 +9,7 @@ import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, roleUrl, startPostgres } from './postgres.ts';
 import { assertPortFree, httpOk, run, spawn, waitFor } from './processes.ts';
+import { saveAuthTemplate } from './schema.ts';
 
 export interface Stack {
   urls: ReturnType<typeof urls>;
@@ -57,6 +58,8 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
     smtpPort: profile.ports.smtp,
   });
   await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
+  // The base of the scratch databases `npm run db:diff` and the schema test build (nothing is connected yet).
+  await saveAuthTemplate(superuserUrl, logDir);
   await spawn('auth', binary, { args: ['serve'], env, logDir });
   await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
   await checkAuthVersion(profile);
