@@ -1,0 +1,165 @@
+-- Who is calling, and whether they are an admin; plus the small helpers every API function uses
+-- (errors, pagination cursors and limits).
+
+-- The caller, as long as the token's session still exists and the account is not banned. A signed-out
+-- or banned user's token thus stops working at once for PostgREST, the facade and RLS alike, not at
+-- the token's expiry.
+create function private.uid()
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select s.user_id
+  from auth.sessions s
+  join auth.users u on u.id = s.user_id
+  where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid
+    and s.user_id = auth.uid()
+    and (s.not_after is null or s.not_after > now())
+    and (u.banned_until is null or u.banned_until <= now())
+    and u.deleted_at is null
+$$;
+revoke execute on function private.uid() from public;
+grant execute on function private.uid() to anon, authenticated, service_role;
+comment on function private.uid() is 'The calling user while their session is alive and they are not banned; else null.';
+
+-- Admin membership is granted only here (SQL editor, Studio, or `npm run grant-admin`), never by a user.
+create table private.admins (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  granted_at timestamptz not null default now(),
+  note text not null default '' check (char_length(note) <= 200)
+);
+alter table private.admins enable row level security;
+
+comment on table private.admins is 'Users with admin rights. Effective and revocable at once.';
+
+create function private.is_admin()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from private.admins a where a.user_id = private.uid())
+$$;
+revoke execute on function private.is_admin() from public;
+grant execute on function private.is_admin() to anon, authenticated, service_role;
+comment on function private.is_admin() is 'Whether the caller (private.uid()) is an admin.';
+
+-- Raises one of the errors of supabase/ERRORS.md: SQLSTATE PT<status>, the stable code in HINT.
+create function private.fail(p_status integer, p_code text, p_message text)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  raise exception using errcode = 'PT' || p_status::text, message = p_message, hint = p_code;
+end;
+$$;
+revoke execute on function private.fail(integer, text, text) from public;
+grant execute on function private.fail(integer, text, text) to anon, authenticated, service_role;
+comment on function private.fail(integer, text, text) is 'Raises an API error: SQLSTATE PT<p_status>, p_message, and p_code as the hint.';
+
+-- The caller, or 401 when there is none (no token, signed out, banned).
+create function private.require_uid()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.uid();
+begin
+  if v_uid is null then
+    perform private.fail(401, 'unauthorized', 'Sign in first (or your session has ended)');
+  end if;
+  return v_uid;
+end;
+$$;
+revoke execute on function private.require_uid() from public;
+grant execute on function private.require_uid() to anon, authenticated, service_role;
+comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none.';
+
+create function private.require_admin()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+begin
+  if not private.is_admin() then
+    -- Admin paths exist for everyone to see, so this 403 leaks nothing.
+    perform private.fail(403, 'admin_only', 'Only admins may do this');
+  end if;
+  return v_uid;
+end;
+$$;
+revoke execute on function private.require_admin() from public;
+grant execute on function private.require_admin() to authenticated, service_role;
+comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller and 403 unless they are an admin.';
+
+-- Keyset pagination: an opaque cursor naming the last row of a page by (time, id).
+create function private.encode_cursor(p_at timestamptz, p_id uuid)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select translate(
+    encode(convert_to(((extract(epoch from p_at) * 1000000)::bigint)::text || '.' || p_id::text, 'UTF8'), 'base64'),
+    E'+/=\n', '-_')
+$$;
+revoke execute on function private.encode_cursor(timestamptz, uuid) from public;
+grant execute on function private.encode_cursor(timestamptz, uuid) to anon, authenticated, service_role;
+comment on function private.encode_cursor(timestamptz, uuid) is 'The opaque page cursor naming the row (p_at, p_id).';
+
+create function private.decode_cursor(p_cursor text, out at timestamptz, out id uuid)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_text text;
+  v_padded text;
+begin
+  if p_cursor is null then
+    return;
+  end if;
+  begin
+    v_padded := translate(p_cursor, '-_', '+/');
+    v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
+    v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
+    at := timestamptz 'epoch' + split_part(v_text, '.', 1)::bigint * interval '1 microsecond';
+    id := split_part(v_text, '.', 2)::uuid;
+  exception when others then
+    perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
+  end;
+end;
+$$;
+revoke execute on function private.decode_cursor(text) from public;
+grant execute on function private.decode_cursor(text) to anon, authenticated, service_role;
+comment on function private.decode_cursor(text) is 'The (at, id) a cursor names; nulls for a null cursor; 400 for one this API did not make.';
+
+create function private.page_limit(p_limit integer)
+returns integer
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_limit is null then
+    return 20;
+  end if;
+  if p_limit < 1 or p_limit > 100 then
+    perform private.fail(400, 'invalid_limit', 'limit must be between 1 and 100');
+  end if;
+  return p_limit;
+end;
+$$;
+revoke execute on function private.page_limit(integer) from public;
+grant execute on function private.page_limit(integer) to anon, authenticated, service_role;
+comment on function private.page_limit(integer) is 'A page size: 20 when null; 400 outside 1..100.';

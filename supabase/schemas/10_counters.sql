@@ -1,0 +1,172 @@
+-- Counters kept in the same transaction as the rows they count. Each change is one `update … set n = n ± 1`,
+-- so concurrent writers queue on the row lock and the count stays exact; rows are updated in id order so
+-- two writers never wait on each other crosswise. private.recount_counters() recomputes everything.
+
+create function private.count_follow()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.follows := case when tg_op = 'DELETE' then old else new end;
+  v_delta integer;
+begin
+  v_delta := case
+    when tg_op = 'INSERT' and new.status = 'accepted' then 1
+    when tg_op = 'UPDATE' and old.status = 'pending' and new.status = 'accepted' then 1
+    when tg_op = 'DELETE' and old.status = 'accepted' then -1
+    else 0
+  end;
+  if v_delta <> 0 then
+    update public.profiles p set
+      followers_count = p.followers_count + case when p.id = v_row.followee_id then v_delta else 0 end,
+      following_count = p.following_count + case when p.id = v_row.follower_id then v_delta else 0 end
+    where p.id in (v_row.follower_id, v_row.followee_id);
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.count_follow() from public;
+comment on function private.count_follow() is 'Trigger: keeps followers_count and following_count of both accounts.';
+
+create trigger count_follow
+after insert or update or delete on public.follows
+for each row execute function private.count_follow();
+
+create function private.count_post()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.profiles p
+  set posts_count = p.posts_count + case when tg_op = 'INSERT' then 1 else -1 end
+  where p.id = case when tg_op = 'INSERT' then new.author_id else old.author_id end;
+  return null;
+end;
+$$;
+revoke execute on function private.count_post() from public;
+comment on function private.count_post() is 'Trigger: keeps the author''s posts_count.';
+
+create trigger count_post
+after insert or delete on public.posts
+for each row execute function private.count_post();
+
+create function private.count_post_like()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.posts p
+  set likes_count = p.likes_count + case when tg_op = 'INSERT' then 1 else -1 end
+  where p.id = case when tg_op = 'INSERT' then new.post_id else old.post_id end;
+  return null;
+end;
+$$;
+revoke execute on function private.count_post_like() from public;
+comment on function private.count_post_like() is 'Trigger: keeps the post''s likes_count.';
+
+create trigger count_post_like
+after insert or delete on public.post_likes
+for each row execute function private.count_post_like();
+
+create function private.count_comment()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_row public.comments := case when tg_op = 'DELETE' then old else new end;
+  v_delta integer := case when tg_op = 'INSERT' then 1 else -1 end;
+begin
+  update public.posts p set comments_count = p.comments_count + v_delta where p.id = v_row.post_id;
+  if v_row.parent_id is not null then
+    update public.comments c set replies_count = c.replies_count + v_delta where c.id = v_row.parent_id;
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.count_comment() from public;
+comment on function private.count_comment() is 'Trigger: keeps the post''s comments_count and the parent''s replies_count.';
+
+create trigger count_comment
+after insert or delete on public.comments
+for each row execute function private.count_comment();
+
+create function private.count_comment_like()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.comments c
+  set likes_count = c.likes_count + case when tg_op = 'INSERT' then 1 else -1 end
+  where c.id = case when tg_op = 'INSERT' then new.comment_id else old.comment_id end;
+  return null;
+end;
+$$;
+revoke execute on function private.count_comment_like() from public;
+comment on function private.count_comment_like() is 'Trigger: keeps the comment''s likes_count.';
+
+create trigger count_comment_like
+after insert or delete on public.comment_likes
+for each row execute function private.count_comment_like();
+
+-- Recomputes every counter from the rows; returns how many rows were wrong (0 when all is well).
+create function private.recount_counters()
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_fixed integer := 0;
+  v_rows integer;
+begin
+  update public.profiles p set
+    followers_count = c.followers, following_count = c.following, posts_count = c.posts
+  from (
+    select p2.id,
+      (select count(*) from public.follows f where f.followee_id = p2.id and f.status = 'accepted')::integer as followers,
+      (select count(*) from public.follows f where f.follower_id = p2.id and f.status = 'accepted')::integer as following,
+      (select count(*) from public.posts x where x.author_id = p2.id)::integer as posts
+    from public.profiles p2
+  ) c
+  where c.id = p.id
+    and (p.followers_count, p.following_count, p.posts_count) is distinct from (c.followers, c.following, c.posts);
+  get diagnostics v_rows = row_count;
+  v_fixed := v_fixed + v_rows;
+
+  update public.posts p set likes_count = c.likes, comments_count = c.comments
+  from (
+    select p2.id,
+      (select count(*) from public.post_likes l where l.post_id = p2.id)::integer as likes,
+      (select count(*) from public.comments x where x.post_id = p2.id)::integer as comments
+    from public.posts p2
+  ) c
+  where c.id = p.id and (p.likes_count, p.comments_count) is distinct from (c.likes, c.comments);
+  get diagnostics v_rows = row_count;
+  v_fixed := v_fixed + v_rows;
+
+  update public.comments p set likes_count = c.likes, replies_count = c.replies
+  from (
+    select c2.id,
+      (select count(*) from public.comment_likes l where l.comment_id = c2.id)::integer as likes,
+      (select count(*) from public.comments r where r.parent_id = c2.id)::integer as replies
+    from public.comments c2
+  ) c
+  where c.id = p.id and (p.likes_count, p.replies_count) is distinct from (c.likes, c.replies);
+  get diagnostics v_rows = row_count;
+  return v_fixed + v_rows;
+end;
+$$;
+revoke execute on function private.recount_counters() from public;
+grant execute on function private.recount_counters() to service_role;
+comment on function private.recount_counters() is 'Recomputes every counter from the rows; returns the number of rows corrected.';
