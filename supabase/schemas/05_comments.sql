@@ -20,9 +20,14 @@ create index comments_parent_idx on public.comments (parent_id, post_id, created
 create index comments_author_idx on public.comments (author_id);
 
 comment on table public.comments is 'A comment on a post; a reply when parent_id names another comment of the same post.';
+comment on column public.comments.id is 'The comment''s id.';
+comment on column public.comments.post_id is 'The post it is under (a reply: its parent''s post).';
+comment on column public.comments.parent_id is 'The comment it replies to; null for a top-level comment.';
+comment on column public.comments.author_id is 'The author; the caller by default.';
 comment on column public.comments.body is 'Text, 1 to 500 characters.';
 comment on column public.comments.likes_count is 'Likes (kept by triggers).';
 comment on column public.comments.replies_count is 'Direct replies (kept by triggers).';
+comment on column public.comments.created_at is 'When the comment was made (set by the database).';
 
 create function private.stamp_comment()
 returns trigger
@@ -37,6 +42,7 @@ begin
 end;
 $$;
 revoke execute on function private.stamp_comment() from public;
+comment on function private.stamp_comment() is 'Trigger: a new comment starts now, with no likes and no replies.';
 
 create trigger stamp_comment
 before insert on public.comments
@@ -53,3 +59,6 @@ create index comment_likes_comment_idx on public.comment_likes (comment_id, crea
 create index comment_likes_user_idx on public.comment_likes (user_id);
 
 comment on table public.comment_likes is 'One like per user per comment.';
+comment on column public.comment_likes.comment_id is 'The liked comment.';
+comment on column public.comment_likes.user_id is 'Who liked it; the caller by default.';
+comment on column public.comment_likes.created_at is 'When it was liked.';

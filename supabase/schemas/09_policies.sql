@@ -1,6 +1,6 @@
 -- Row-level security and table privileges. Reads follow the visibility helpers; writes are allowed only
 -- for the caller's own rows, and column privileges keep counters, days, authors and bans out of reach.
--- `v` below stands for `(select private.uid())`, `admin` for `(select private.is_admin())`.
+-- Policies use `(select private.uid())` and `(select private.is_admin())`, evaluated once per statement.
 
 -- profiles ---------------------------------------------------------------------------------------------
 grant select on public.profiles to anon, authenticated;
@@ -21,16 +21,21 @@ grant select on public.follows to anon, authenticated;
 grant insert (follower_id, followee_id), update (status), delete on public.follows to authenticated;
 grant all on public.follows to service_role;
 
-create policy "parties, and viewers of either account's lists, read follows" on public.follows
+-- A follow row is readable by others only when both accounts' lists are: "A follows P" belongs to P's
+-- followers list as much as to A's following list, and a private account's lists are for its followers
+-- alone. A banned account is invisible to everyone but admins, its relations too: the other party of a
+-- follow no longer reads the row while the ban lasts (it is back on unban).
+create policy "parties, and viewers of both accounts' lists, read follows" on public.follows
 for select to anon, authenticated
 using (
-  (select private.uid()) in (follower_id, followee_id)
-  or (select private.is_admin())
+  (select private.is_admin())
+  or (select private.uid()) = follower_id and private.can_see_user((select private.uid()), followee_id)
+  or (select private.uid()) = followee_id and private.can_see_user((select private.uid()), follower_id)
   or status = 'accepted'
      and private.can_see_user((select private.uid()), follower_id)
      and private.can_see_user((select private.uid()), followee_id)
-     and (private.can_see_activity_of((select private.uid()), followee_id)
-          or private.can_see_activity_of((select private.uid()), follower_id))
+     and private.can_see_activity_of((select private.uid()), followee_id)
+     and private.can_see_activity_of((select private.uid()), follower_id)
 );
 
 create policy "users follow accounts they can see" on public.follows
@@ -52,9 +57,13 @@ grant select on public.close_friends to anon;
 grant select, insert (owner_id, friend_id), delete on public.close_friends to authenticated;
 grant all on public.close_friends to service_role;
 
+-- The owner no longer reads the entry of a banned account while the ban lasts.
 create policy "owners read their close friends" on public.close_friends
 for select to authenticated
-using (owner_id = (select private.uid()) or (select private.is_admin()));
+using (
+  (select private.is_admin())
+  or owner_id = (select private.uid()) and private.can_see_user((select private.uid()), friend_id)
+);
 
 create policy "owners add accounts they can see" on public.close_friends
 for insert to authenticated
@@ -150,11 +159,7 @@ with check (
 
 create policy "authors, post authors and admins delete comments" on public.comments
 for delete to authenticated
-using (
-  author_id = (select private.uid())
-  or private.is_post_author((select private.uid()), post_id)
-  or (select private.is_admin())
-);
+using (private.may_delete_comment(author_id, post_id));
 
 -- comment_likes ----------------------------------------------------------------------------------------
 grant select on public.comment_likes to anon, authenticated;
@@ -199,6 +204,14 @@ with check (
 
 create policy "admins dismiss reports" on public.reports
 for delete to authenticated
+using ((select private.is_admin()));
+
+-- private.reported_elements ----------------------------------------------------------------------------
+-- Read by public.admin_reports, which runs as the admin calling it.
+grant select on private.reported_elements to authenticated;
+
+create policy "admins read reported elements" on private.reported_elements
+for select to authenticated
 using ((select private.is_admin()));
 
 -- ban_history ------------------------------------------------------------------------------------------

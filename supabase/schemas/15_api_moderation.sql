@@ -14,6 +14,25 @@ as $$
 $$;
 revoke execute on function private.ban_history_json(public.ban_history) from public;
 grant execute on function private.ban_history_json(public.ban_history) to authenticated, service_role;
+comment on function private.ban_history_json(public.ban_history) is 'A ban history entry as JSON, with the admin''s card.';
+
+-- Every ban and unban says why: the history is what other admins read.
+create function private.require_ban_reason(p_reason text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if char_length(btrim(coalesce(p_reason, ''))) not between 1 and 1000 then
+    perform private.fail(400, 'invalid_reason', 'Give a reason of 1 to 1000 characters');
+  end if;
+  return btrim(p_reason);
+end;
+$$;
+revoke execute on function private.require_ban_reason(text) from public;
+grant execute on function private.require_ban_reason(text) to authenticated, service_role;
+comment on function private.require_ban_reason(text) is 'The trimmed reason of a ban or unban; 400 unless it has 1 to 1000 characters.';
 
 -- Users ------------------------------------------------------------------------------------------------
 -- Banning hides the account and everything it wrote, refuses its logins (Auth's banned_until) and ends
@@ -27,6 +46,7 @@ set search_path = ''
 as $$
 declare
   v_admin uuid := private.require_admin();
+  v_reason text := private.require_ban_reason(p_reason);
 begin
   if p_ban then
     if exists (select 1 from private.admins a where a.user_id = p_user) then
@@ -40,11 +60,13 @@ begin
     update auth.users set banned_until = null where id = p_user;
   end if;
   insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, coalesce(p_reason, ''), v_admin);
+  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
 end;
 $$;
 revoke execute on function private.set_user_ban(uuid, boolean, text) from public;
 grant execute on function private.set_user_ban(uuid, boolean, text) to authenticated, service_role;
+comment on function private.set_user_ban(uuid, boolean, text) is
+  'Admins: bans (ending its sessions) or unbans an account in the profile and in Auth, and records why.';
 
 create function public.admin_ban_user(p_username text, p_reason text default '', p_ban boolean default null)
 returns jsonb
@@ -90,6 +112,8 @@ end;
 $$;
 revoke execute on function private.delete_banned_user(uuid) from public;
 grant execute on function private.delete_banned_user(uuid) to authenticated, service_role;
+comment on function private.delete_banned_user(uuid) is
+  'Admins: deletes a banned account from Auth (and so all it owns), keeping its e-mail in private.banned_emails.';
 
 create function public.admin_delete_banned_user(p_username text)
 returns jsonb
@@ -121,14 +145,16 @@ set search_path = ''
 as $$
 declare
   v_admin uuid := private.require_admin();
+  v_reason text := private.require_ban_reason(p_reason);
 begin
   update public.posts set banned_at = case when p_ban then now() end where id = p_post;
   insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, coalesce(p_reason, ''), v_admin);
+  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
 end;
 $$;
 revoke execute on function private.set_post_ban(uuid, boolean, text) from public;
 grant execute on function private.set_post_ban(uuid, boolean, text) to authenticated, service_role;
+comment on function private.set_post_ban(uuid, boolean, text) is 'Admins: bans or unbans a post and records why.';
 
 create function public.admin_ban_post(p_post_id uuid, p_reason text default '', p_ban boolean default null)
 returns jsonb
@@ -176,7 +202,8 @@ grant execute on function public.admin_delete_banned_post(uuid) to authenticated
 comment on function public.admin_delete_banned_post(uuid) is 'Admins: delete a banned post.';
 
 -- Reports ----------------------------------------------------------------------------------------------
--- Reported elements, grouped: how many open reports, when the latest came, and the latest five.
+-- Reported elements, from their summary rows (private.reported_elements): how many open reports, when the
+-- latest came, and the latest five.
 create function public.admin_reports(
   p_type public.report_target default null, p_cursor text default null, p_limit integer default null
 )
@@ -201,17 +228,17 @@ begin
                       'reporter', private.author_json(r.reporter_id)) order by r.created_at desc)
              from (select * from public.reports r2
                    where coalesce(r2.target_user_id, r2.target_post_id, r2.target_comment_id) = g.target_id
-                   order by r2.created_at desc limit 5) r)))
+                   order by coalesce(r2.target_user_id, r2.target_post_id, r2.target_comment_id), r2.created_at desc
+                   limit 5) r)))
          order by g.latest_at desc, g.target_id desc), '[]'::jsonb)
   into v_rows
   from (
-    select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
-           count(*)::integer as reports_count, max(r.created_at) as latest_at
-    from public.reports r
-    where p_type is null or r.target_type = p_type
-    group by 1, 2
-    having v_after.at is null or (max(r.created_at), coalesce(r.target_user_id, r.target_post_id, r.target_comment_id)) < (v_after.at, v_after.id)
-    order by 4 desc, 2 desc
+    select e.* from private.reported_elements e
+    where (p_type is null or e.target_type = p_type)
+      -- No "cursor is null or …": a condition the index can serve in a generic plan too.
+      and (e.latest_at, e.target_id)
+        < (coalesce(v_after.at, 'infinity'), coalesce(v_after.id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+    order by e.latest_at desc, e.target_id desc
     limit v_limit + 1
   ) g;
   return private.to_page(v_rows, v_limit);
@@ -315,6 +342,8 @@ end;
 $$;
 revoke execute on function private.ban_history_page(uuid, uuid, text, integer) from public;
 grant execute on function private.ban_history_page(uuid, uuid, text, integer) to authenticated, service_role;
+comment on function private.ban_history_page(uuid, uuid, text, integer) is
+  'Admins: a page of the ban history of one element or one admin (null: any), latest first.';
 
 create function public.admin_ban_history(p_element_id uuid, p_cursor text default null, p_limit integer default null)
 returns jsonb

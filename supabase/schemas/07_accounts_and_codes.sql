@@ -1,8 +1,135 @@
--- Sessions begun with an e-mailed code, the codes themselves, and the e-mails that carry them: the rules
--- that hold against a stolen token and an attacker with many addresses (README "Security"). They live on
--- Supabase Auth's own tables, so they hold for the facade and for clients calling Auth directly.
+-- Accounts, on Supabase Auth's own tables: the profile made at sign-up, banned e-mails refused, and the rules
+-- of the e-mailed codes (the sessions they begin, the guesses they allow, the e-mails that carry them) that
+-- hold against a stolen token and an attacker with many addresses (README "Security"). The triggers live on
+-- auth.users and auth.mfa_amr_claims, so they hold for the facade and for clients calling Auth directly.
 
--- 1. Only a password-reset session may change the password without the current one.
+-- A username for an account that did not choose one (Google sign-up): from the e-mail's local part,
+-- made valid and then unique with a numeric suffix.
+create function private.derive_username(p_email text)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_base text := left(regexp_replace(lower(split_part(coalesce(p_email, ''), '@', 1)), '[^a-z0-9._]', '', 'g'), 24);
+  v_candidate text;
+begin
+  if length(v_base) < 3 then
+    v_base := rpad(v_base || 'user', 3, '0');
+  end if;
+  v_candidate := v_base;
+  while exists (select 1 from public.profiles p where p.username = v_candidate)
+     or exists (select 1 from private.reserved_usernames r where r.name = v_candidate) loop
+    v_candidate := v_base || '_' || (1000 + floor(random() * 9000))::integer::text;
+  end loop;
+  return v_candidate;
+end;
+$$;
+revoke execute on function private.derive_username(text) from public;
+comment on function private.derive_username(text) is 'A free, valid username made from an e-mail''s local part.';
+
+create function private.refuse_banned_email(p_email text)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from private.banned_emails b where b.email = lower(btrim(coalesce(p_email, '')))) then
+    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
+  end if;
+end;
+$$;
+revoke execute on function private.refuse_banned_email(text) from public;
+-- Only the facade asks it directly (as service_role), and only once Auth, behind its rate limits, has refused
+-- the address: no client gets an unthrottled oracle of banned addresses.
+grant execute on function private.refuse_banned_email(text) to service_role;
+comment on function private.refuse_banned_email(text) is 'Raises 403 email_banned for the e-mail of a deleted banned account.';
+
+-- Sign-up (Auth inserts into auth.users): refuse banned e-mails, then create the profile from the
+-- sign-up metadata (username, display_name, time_zone), or derive a username when none was given.
+create function private.create_profile_for_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
+  v_time_zone text := coalesce(nullif(v_meta ->> 'time_zone', ''), 'UTC');
+begin
+  perform private.refuse_banned_email(new.email);
+  if not private.is_time_zone(v_time_zone) then
+    v_time_zone := 'UTC';
+  end if;
+  insert into public.profiles (id, username, display_name, time_zone, confirmed_at)
+  values (
+    new.id,
+    coalesce(nullif(v_meta ->> 'username', ''), private.derive_username(new.email)),
+    -- A Google name may carry characters a display name refuses: drop them rather than refuse the sign-up.
+    left(regexp_replace(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''),
+      '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]', '', 'g'), 50),
+    v_time_zone,
+    new.email_confirmed_at
+  );
+  return new;
+end;
+$$;
+revoke execute on function private.create_profile_for_new_user() from public;
+comment on function private.create_profile_for_new_user() is
+  'Trigger on auth.users: refuses a banned e-mail, then creates the profile from the sign-up metadata.';
+
+create trigger create_profile
+after insert on auth.users
+for each row execute function private.create_profile_for_new_user();
+
+create function private.sync_profile_confirmation()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.profiles set confirmed_at = new.email_confirmed_at where id = new.id;
+  return new;
+end;
+$$;
+revoke execute on function private.sync_profile_confirmation() from public;
+comment on function private.sync_profile_confirmation() is 'Trigger on auth.users: copies email_confirmed_at to the profile.';
+
+create trigger sync_profile_confirmation
+after update of email_confirmed_at on auth.users
+for each row
+when (old.email_confirmed_at is distinct from new.email_confirmed_at)
+execute function private.sync_profile_confirmation();
+
+-- An existing account may not take a banned address by an e-mail change either (Auth keeps the requested
+-- address in email_change until it is confirmed, then moves it to email).
+create function private.refuse_banned_email_change()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.refuse_banned_email(new.email);
+  perform private.refuse_banned_email(new.email_change);
+  return new;
+end;
+$$;
+revoke execute on function private.refuse_banned_email_change() from public;
+comment on function private.refuse_banned_email_change() is 'Trigger on auth.users: refuses changing to a banned e-mail.';
+
+create trigger refuse_banned_email_change
+before update of email, email_change on auth.users
+for each row
+when (old.email is distinct from new.email or old.email_change is distinct from new.email_change)
+execute function private.refuse_banned_email_change();
+
+-- Only a password-reset session may change the password without the current one.
 -- Auth tags every session begun at /verify as `otp`, and exempts such sessions from
 -- `require_current_password` for their whole life, as if each were a password recovery. A session from a
 -- sign-up or e-mail-change confirmation is not one: its claim becomes `email/signup`, which Auth holds to
@@ -21,6 +148,8 @@ begin
 end;
 $$;
 revoke execute on function private.note_recovery_verified() from public;
+comment on function private.note_recovery_verified() is
+  'Trigger on auth.users: notes, for the transaction, the account whose recovery code was just verified.';
 
 create trigger note_recovery_verified
 after update of recovery_token on auth.users
@@ -46,18 +175,14 @@ begin
 end;
 $$;
 revoke execute on function private.limit_code_sessions() from public;
+comment on function private.limit_code_sessions() is
+  'Trigger on auth.mfa_amr_claims: a code session that is not a password recovery is recorded as email/signup.';
 
 create trigger limit_code_sessions
 before insert on auth.mfa_amr_claims
 for each row execute function private.limit_code_sessions();
 
--- Existing code sessions cannot be told apart any more: none keeps the exemption.
-delete from auth.mfa_amr_claims c
-where c.authentication_method = 'otp'
-  and exists (select 1 from auth.mfa_amr_claims d where d.session_id = c.session_id and d.authentication_method = 'email/signup');
-update auth.mfa_amr_claims set authentication_method = 'email/signup' where authentication_method = 'otp';
-
--- 2. A few wrong codes void the account's codes, whatever addresses the guesses come from.
+-- A few wrong codes void the account's codes, whatever addresses the guesses come from.
 -- Auth limits guesses per client address only. The facade takes an attempt here before each verification
 -- it asks Auth for; past the limit, every outstanding code of the account is voided (the owner asks for a
 -- new one). A new code e-mailed to the account starts the count again.
@@ -136,6 +261,7 @@ begin
 end;
 $$;
 revoke execute on function private.reset_code_attempts() from public;
+comment on function private.reset_code_attempts() is 'Trigger on auth.users: a new code e-mailed to the account starts its count of attempts again.';
 
 create trigger reset_code_attempts
 after update of confirmation_sent_at, recovery_sent_at, email_change_sent_at on auth.users
@@ -145,7 +271,7 @@ when (old.confirmation_sent_at is distinct from new.confirmation_sent_at
       or old.email_change_sent_at is distinct from new.email_change_sent_at)
 execute function private.reset_code_attempts();
 
--- 4. At most one code e-mail of a kind per account a minute, however many requests arrive at once.
+-- At most one code e-mail of a kind per account a minute, however many requests arrive at once.
 -- Auth's own interval (max_frequency) is read and written without a lock, so concurrent requests all pass
 -- it. The facade asks here first: one row per account and kind, updated only once the interval has passed.
 create table private.code_mails (

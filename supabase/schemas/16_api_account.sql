@@ -12,6 +12,7 @@ as $$
 $$;
 revoke execute on function private.my_email() from public;
 grant execute on function private.my_email() to authenticated, service_role;
+comment on function private.my_email() is 'The caller''s e-mail, from Auth.';
 
 create function public.me()
 returns jsonb
@@ -80,7 +81,7 @@ revoke execute on function public.reset_profile_picture() from public;
 grant execute on function public.reset_profile_picture() to authenticated, service_role;
 comment on function public.reset_profile_picture() is 'Back to the default avatar.';
 
--- Before asking Auth to create an account: is the username free and valid, and the e-mail allowed?
+-- Before asking Auth to create an account: is the username free and valid, and the time zone known?
 -- The same rules hold again in the sign-up trigger; this only gives the caller a precise error.
 create function private.check_registration(p_username text, p_email text, p_time_zone text default 'UTC')
 returns jsonb
@@ -104,14 +105,15 @@ begin
   if not private.is_time_zone(coalesce(p_time_zone, 'UTC')) then
     perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', p_time_zone));
   end if;
-  if exists (select 1 from private.banned_emails b where b.email = lower(btrim(coalesce(p_email, '')))) then
-    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
-  end if;
+  -- p_email is not checked here: the e-mail's own rules (banned, awaiting confirmation) are checked behind
+  -- Auth's rate limits, by the sign-up trigger and the facade, not in this open function.
   return jsonb_build_object('username', v_username, 'available', true);
 end;
 $$;
 revoke execute on function private.check_registration(text, text, text) from public;
 grant execute on function private.check_registration(text, text, text) to anon, authenticated, service_role;
+comment on function private.check_registration(text, text, text) is
+  'Raises the precise error unless the username is valid and free and the time zone known.';
 
 create function public.check_registration(p_username text, p_email text, p_time_zone text default 'UTC')
 returns jsonb
@@ -124,11 +126,33 @@ $$;
 revoke execute on function public.check_registration(text, text, text) from public;
 grant execute on function public.check_registration(text, text, text) to anon, authenticated, service_role;
 comment on function public.check_registration(text, text, text) is
-  'Whether an account could be registered with this username and e-mail; raises the precise error if not.';
+  'Whether the username is valid and free and the time zone known; raises the precise error if not.';
 
--- Login by username: the account's e-mail, which only server code may learn (the private schema is not
--- exposed by the Data API). Null for an unknown username; the facade then answers exactly as for a wrong
--- password.
+-- Whether an address's account still awaits confirmation. Registering it again is refused (409): Supabase
+-- Auth would answer "check your e-mail" and keep the first registrant's password, so a second registrant who
+-- entered the code would confirm an account someone else holds the password of. The owner of the address
+-- is e-mailed a reset code that sets their own password. Only the facade asks, as service_role, and answers
+-- only after a rate-limited call to Auth (the reset e-mail), so no client gets an unthrottled oracle.
+create function private.awaits_confirmation(p_email text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from auth.users u
+    where lower(u.email) = lower(btrim(p_email)) and u.email_confirmed_at is null
+  )
+$$;
+revoke execute on function private.awaits_confirmation(text) from public;
+grant execute on function private.awaits_confirmation(text) to service_role;
+comment on function private.awaits_confirmation(text) is 'Whether the account of that e-mail exists and awaits confirmation.';
+
+-- Login by username: the account's e-mail. Null for an unknown username; the facade then answers exactly as
+-- for a wrong password. The e-mail behind a username is for the facade's login alone, which asks as
+-- service_role: no client role may read it, even through a direct SQL session or a future exposure of the
+-- private schema.
 create function private.email_for_login(p_username text)
 returns text
 language sql
@@ -140,4 +164,5 @@ as $$
   where p.username = lower(btrim(p_username))
 $$;
 revoke execute on function private.email_for_login(text) from public;
-grant execute on function private.email_for_login(text) to anon, service_role;
+grant execute on function private.email_for_login(text) to service_role;
+comment on function private.email_for_login(text) is 'The e-mail of the account of that username; null for an unknown one.';

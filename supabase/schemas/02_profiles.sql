@@ -1,22 +1,46 @@
--- Profiles: the public face of an account, one per Supabase Auth user, made by a trigger on auth.users.
+-- Profiles: the public face of an account, one per Supabase Auth user (made by the sign-up trigger on
+-- auth.users), and the rules of their values: real time zone names, storage paths, free usernames.
+
+-- The IANA time zone names an account may choose, copied from Postgres's own list when the schema is applied.
+-- Postgres would also accept POSIX strings such as 'XYZ-167' (an offset of 167 hours) in `at time zone`,
+-- which would let an author date a post a week away from today; only real zone names are allowed.
+create table private.time_zones (
+  name text primary key
+);
+alter table private.time_zones enable row level security;
+insert into private.time_zones (name)
+select t.name from pg_catalog.pg_timezone_names t
+where t.name !~ '^(posix|right)/' and t.name not in ('localtime', 'posixrules', 'Factory');
+
+comment on table private.time_zones is 'IANA time zone names (Europe/Paris, UTC…) accepted for profiles.time_zone.';
 
 create function private.is_time_zone(p_name text)
 returns boolean
-language plpgsql
-immutable
+language sql
+stable
+security definer
 set search_path = ''
 as $$
-begin
-  perform now() at time zone p_name;
-  return p_name !~ '^\s|\s$' and p_name <> '';
-exception when others then
-  return false;
-end;
+  select exists (select 1 from private.time_zones z where z.name = p_name)
 $$;
 revoke execute on function private.is_time_zone(text) from public;
 grant execute on function private.is_time_zone(text) to anon, authenticated, service_role;
+comment on function private.is_time_zone(text) is 'True for an IANA time zone name such as Europe/Paris (private.time_zones).';
 
-comment on function private.is_time_zone(text) is 'True for a time zone name Postgres knows (IANA names such as Europe/Paris).';
+-- A reference to an object in the project's storage bucket (avatars, post media): a relative path of
+-- letters, digits and . _ / -, never a URL (no `javascript:`, no other host) and never climbing with `..`.
+create function private.is_storage_path(p_path text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select char_length(p_path) <= 300 and p_path ~ '^[A-Za-z0-9][A-Za-z0-9._/-]*$' and p_path not like '%..%'
+$$;
+revoke execute on function private.is_storage_path(text) from public;
+grant execute on function private.is_storage_path(text) to anon, authenticated, service_role;
+comment on function private.is_storage_path(text) is
+  'True for a relative object path in the storage bucket (at most 300 of A-Z a-z 0-9 . _ / -, no ..); null for null.';
 
 -- Fixed first path segments of the API and obvious impostors; nobody may take them as a username.
 create table private.reserved_usernames (
@@ -32,12 +56,15 @@ insert into private.reserved_usernames (name) values
 
 comment on table private.reserved_usernames is 'Usernames nobody may register: API path segments and impostor names.';
 
+-- Display names carry no control characters, and no bidirectional overrides that would make a name read as
+-- someone else's.
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   username text not null unique check (username ~ '^[a-z0-9._]{3,30}$'),
-  display_name text not null default '' check (char_length(display_name) <= 50),
+  display_name text not null default ''
+    check (char_length(display_name) <= 50 and display_name !~ '[[:cntrl:]\u200E\u200F\u202A-\u202E\u2066-\u2069]'),
   bio text not null default '' check (char_length(bio) <= 500),
-  avatar_url text check (char_length(avatar_url) between 1 and 500),
+  avatar_url text check (private.is_storage_path(avatar_url)),
   time_zone text not null default 'UTC' check (private.is_time_zone(time_zone)),
   is_private boolean not null default false,
   followers_count integer not null default 0 check (followers_count >= 0),
@@ -49,12 +76,15 @@ create table public.profiles (
   updated_at timestamptz not null default now()
 );
 alter table public.profiles enable row level security;
+-- The admins' list of banned accounts, in ban order (like banned posts): each page is a keyset read.
+create index profiles_banned_idx on public.profiles (banned_at desc, id desc) where banned_at is not null;
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
+comment on column public.profiles.id is 'The Supabase Auth user id; the profile goes with the user.';
 comment on column public.profiles.username is 'Unique, 3 to 30 of a-z 0-9 . _ (stored lowercase; input is lowercased).';
-comment on column public.profiles.display_name is 'Free text, at most 50 characters.';
+comment on column public.profiles.display_name is 'Free text, at most 50 characters; no control or bidirectional override characters.';
 comment on column public.profiles.bio is 'Free text, at most 500 characters.';
-comment on column public.profiles.avatar_url is 'Reference to the avatar in storage; null means the default avatar.';
+comment on column public.profiles.avatar_url is 'Path of the avatar in the storage bucket; null means the default avatar.';
 comment on column public.profiles.time_zone is 'IANA time zone; fixes the day of each new post.';
 comment on column public.profiles.is_private is 'Private accounts show posts, calendar and follow lists to accepted followers only.';
 comment on column public.profiles.followers_count is 'Accepted followers (kept by triggers; not writable).';
@@ -62,6 +92,8 @@ comment on column public.profiles.following_count is 'Accounts this one follows 
 comment on column public.profiles.posts_count is 'Posts written, whatever their privacy (kept by triggers; not writable).';
 comment on column public.profiles.confirmed_at is 'When the e-mail was confirmed; unconfirmed accounts are invisible.';
 comment on column public.profiles.banned_at is 'Set while an admin bans the account; banned accounts are invisible.';
+comment on column public.profiles.created_at is 'When the account signed up.';
+comment on column public.profiles.updated_at is 'Last change of the profile row (set by trigger).';
 
 -- Usernames are compared lowercased; reserved and taken names get their own error codes.
 create function private.normalize_profile()
@@ -88,96 +120,9 @@ begin
 end;
 $$;
 revoke execute on function private.normalize_profile() from public;
+comment on function private.normalize_profile() is
+  'Trigger: lowercases the username, refuses reserved and taken ones, stamps updated_at.';
 
 create trigger normalize_profile
 before insert or update on public.profiles
 for each row execute function private.normalize_profile();
-
--- A username for an account that did not choose one (Google sign-up): from the e-mail's local part,
--- made valid and then unique with a numeric suffix.
-create function private.derive_username(p_email text)
-returns text
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_base text := left(regexp_replace(lower(split_part(coalesce(p_email, ''), '@', 1)), '[^a-z0-9._]', '', 'g'), 24);
-  v_candidate text;
-begin
-  if length(v_base) < 3 then
-    v_base := rpad(v_base || 'user', 3, '0');
-  end if;
-  v_candidate := v_base;
-  while exists (select 1 from public.profiles p where p.username = v_candidate)
-     or exists (select 1 from private.reserved_usernames r where r.name = v_candidate) loop
-    v_candidate := v_base || '_' || (1000 + floor(random() * 9000))::integer::text;
-  end loop;
-  return v_candidate;
-end;
-$$;
-revoke execute on function private.derive_username(text) from public;
-
--- E-mails of deleted banned accounts: they cannot register again.
-create table private.banned_emails (
-  email text primary key check (email = lower(email)),
-  banned_at timestamptz not null default now()
-);
-alter table private.banned_emails enable row level security;
-
-comment on table private.banned_emails is 'E-mails of banned accounts that were deleted; sign-up with them is refused.';
-
--- Sign-up (Auth inserts into auth.users): refuse banned e-mails, then create the profile from the
--- sign-up metadata (username, display_name, time_zone), or derive a username when none was given.
-create function private.create_profile_for_new_user()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
-  v_time_zone text := coalesce(nullif(v_meta ->> 'time_zone', ''), 'UTC');
-begin
-  if exists (select 1 from private.banned_emails b where b.email = lower(new.email)) then
-    perform private.fail(403, 'email_banned', 'This e-mail address belongs to a banned account');
-  end if;
-  if not private.is_time_zone(v_time_zone) then
-    v_time_zone := 'UTC';
-  end if;
-  insert into public.profiles (id, username, display_name, time_zone, confirmed_at)
-  values (
-    new.id,
-    coalesce(nullif(v_meta ->> 'username', ''), private.derive_username(new.email)),
-    left(coalesce(v_meta ->> 'display_name', v_meta ->> 'full_name', ''), 50),
-    v_time_zone,
-    new.email_confirmed_at
-  );
-  return new;
-end;
-$$;
-revoke execute on function private.create_profile_for_new_user() from public;
-
-create trigger create_profile
-after insert on auth.users
-for each row execute function private.create_profile_for_new_user();
-
-create function private.sync_profile_confirmation()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  update public.profiles set confirmed_at = new.email_confirmed_at where id = new.id;
-  return new;
-end;
-$$;
-revoke execute on function private.sync_profile_confirmation() from public;
-
-create trigger sync_profile_confirmation
-after update of email_confirmed_at on auth.users
-for each row
-when (old.email_confirmed_at is distinct from new.email_confirmed_at)
-execute function private.sync_profile_confirmation();

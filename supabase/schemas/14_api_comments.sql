@@ -18,6 +18,7 @@ end;
 $$;
 revoke execute on function private.add_comment(uuid, uuid, text) from public;
 grant execute on function private.add_comment(uuid, uuid, text) to authenticated, service_role;
+comment on function private.add_comment(uuid, uuid, text) is 'Writes the caller''s comment (a reply when p_parent_id is given).';
 
 create function public.comment_post(p_post_id uuid, p_body text)
 returns jsonb
@@ -88,6 +89,8 @@ end;
 $$;
 revoke execute on function private.comments_page(uuid, uuid, text, integer) from public;
 grant execute on function private.comments_page(uuid, uuid, text, integer) to anon, authenticated, service_role;
+comment on function private.comments_page(uuid, uuid, text, integer) is
+  'A page of a post''s top-level comments (p_parent_id null) or of a comment''s replies, newest first.';
 
 create function public.post_comments(p_post_id uuid, p_cursor text default null, p_limit integer default null)
 returns jsonb
@@ -152,21 +155,42 @@ revoke execute on function public.comment_likes(uuid, text, integer) from public
 grant execute on function public.comment_likes(uuid, text, integer) to anon, authenticated, service_role;
 comment on function public.comment_likes(uuid, text, integer) is 'Who liked a visible comment (visible users only), newest first.';
 
+-- The delete policy only reaches rows the caller can see. This deletes by right even a comment the caller
+-- cannot see: a post's author keeps control of the comments under their post after blocking (or being
+-- blocked by) the commenter, whose comment everyone else still sees.
+create function private.delete_comment_by_right(p_comment_id uuid)
+returns boolean
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  with deleted as (
+    delete from public.comments c
+    where c.id = p_comment_id and private.may_delete_comment(c.author_id, c.post_id)
+    returning c.id
+  )
+  select exists (select 1 from deleted)
+$$;
+revoke execute on function private.delete_comment_by_right(uuid) from public;
+grant execute on function private.delete_comment_by_right(uuid) to authenticated, service_role;
+comment on function private.delete_comment_by_right(uuid) is
+  'Deletes the comment if the caller may (its author, the post''s author, an admin), even one hidden from them.';
+
 create function public.delete_comment(p_comment_id uuid)
 returns jsonb
 language plpgsql
 volatile
 set search_path = ''
 as $$
-declare
-  v_me uuid := private.require_uid();
-  v_comment public.comments := private.find_comment(p_comment_id);
 begin
-  delete from public.comments c where c.id = v_comment.id;
-  if not found then
+  perform private.require_uid();
+  if not private.delete_comment_by_right(p_comment_id) then
+    -- Not deleted: a 404 when the comment is missing or invisible to the caller, else a 403.
+    perform private.find_comment(p_comment_id);
     perform private.fail(403, 'forbidden', 'Only the comment''s author, the post''s author or an admin may delete it');
   end if;
-  return jsonb_build_object('deleted', true, 'id', v_comment.id);
+  return jsonb_build_object('deleted', true, 'id', p_comment_id);
 end;
 $$;
 revoke execute on function public.delete_comment(uuid) from public;

@@ -27,6 +27,7 @@ as $$
 $$;
 revoke execute on function private.follow_state(uuid, uuid) from public;
 grant execute on function private.follow_state(uuid, uuid) to authenticated, service_role;
+comment on function private.follow_state(uuid, uuid) is 'following, requested or none: where p_follower stands towards p_followee.';
 
 create function public.follow(p_username text, p_follow boolean default null)
 returns jsonb
@@ -44,6 +45,7 @@ begin
   end if;
   v_exists := exists (select 1 from public.follows f where f.follower_id = v_me and f.followee_id = v_target.id);
   if coalesce(p_follow, not v_exists) then
+    perform private.refuse_if_blocked_with(v_target.id);
     insert into public.follows (follower_id, followee_id) values (v_me, v_target.id) on conflict do nothing;
   else
     delete from public.follows f where f.follower_id = v_me and f.followee_id = v_target.id;
@@ -147,6 +149,8 @@ end;
 $$;
 revoke execute on function private.follow_page(uuid, text, public.follow_status, text, integer) from public;
 grant execute on function private.follow_page(uuid, text, public.follow_status, text, integer) to anon, authenticated, service_role;
+comment on function private.follow_page(uuid, text, public.follow_status, text, integer) is
+  'A page of the owner''s followers or followed accounts of one status, newest first.';
 
 create function public.followers(p_username text, p_cursor text default null, p_limit integer default null)
 returns jsonb
@@ -211,6 +215,7 @@ begin
   end if;
   v_exists := exists (select 1 from public.close_friends c where c.owner_id = v_me and c.friend_id = v_friend.id);
   if coalesce(p_close, not v_exists) then
+    perform private.refuse_if_blocked_with(v_friend.id);
     insert into public.close_friends (owner_id, friend_id) values (v_me, v_friend.id) on conflict do nothing;
   else
     delete from public.close_friends c where c.owner_id = v_me and c.friend_id = v_friend.id;
@@ -271,6 +276,7 @@ as $$
 $$;
 revoke execute on function private.blocked_by_caller(text) from public;
 grant execute on function private.blocked_by_caller(text) to authenticated, service_role;
+comment on function private.blocked_by_caller(text) is 'The id of the account of that username if the caller blocked it; else null.';
 
 create function public.block(p_username text, p_block boolean default null)
 returns jsonb
@@ -290,7 +296,10 @@ begin
     perform private.fail(400, 'cannot_block_self', 'You cannot block yourself');
   end if;
   if coalesce(p_block, not v_blocking) then
-    insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
+    -- Blocking again is a no-op: the insert policy refuses a row about someone the caller already blocks.
+    if not v_blocking then
+      insert into public.blocks (blocker_id, blocked_id) values (v_me, v_target) on conflict do nothing;
+    end if;
     v_blocking := true;
   else
     delete from public.blocks b where b.blocker_id = v_me and b.blocked_id = v_target;
@@ -322,7 +331,9 @@ begin
   into v_rows
   from (
     select b.created_at, b.blocked_id from public.blocks b
+    join public.profiles p on p.id = b.blocked_id
     where b.blocker_id = v_me
+      and p.banned_at is null -- a banned account is invisible to everyone but admins, even in this list
       and (v_after.at is null or (b.created_at, b.blocked_id) < (v_after.at, v_after.id))
     order by b.created_at desc, b.blocked_id desc
     limit v_limit + 1
@@ -332,6 +343,7 @@ end;
 $$;
 revoke execute on function private.blocks_page(text, integer) from public;
 grant execute on function private.blocks_page(text, integer) to authenticated, service_role;
+comment on function private.blocks_page(text, integer) is 'A page of the accounts the caller blocked (banned ones left out), newest first.';
 
 create function public.blocks(p_cursor text default null, p_limit integer default null)
 returns jsonb
@@ -373,6 +385,8 @@ end;
 $$;
 revoke execute on function private.file_report(public.report_target, uuid, uuid, uuid, text) from public;
 grant execute on function private.file_report(public.report_target, uuid, uuid, uuid, text) to authenticated, service_role;
+comment on function private.file_report(public.report_target, uuid, uuid, uuid, text) is
+  'Files the caller''s report of a user, post or comment; 409 when already reported, 400 for a bad reason.';
 
 create function public.report_user(p_username text, p_reason text)
 returns jsonb

@@ -22,7 +22,6 @@ as $$
 $$;
 revoke execute on function private.uid() from public;
 grant execute on function private.uid() to anon, authenticated, service_role;
-
 comment on function private.uid() is 'The calling user while their session is alive and they are not banned; else null.';
 
 -- Admin membership is granted only here (SQL editor, Studio, or `npm run grant-admin`), never by a user.
@@ -46,6 +45,7 @@ as $$
 $$;
 revoke execute on function private.is_admin() from public;
 grant execute on function private.is_admin() to anon, authenticated, service_role;
+comment on function private.is_admin() is 'Whether the caller (private.uid()) is an admin.';
 
 -- Raises one of the errors of supabase/ERRORS.md: SQLSTATE PT<status>, the stable code in HINT.
 create function private.fail(p_status integer, p_code text, p_message text)
@@ -60,6 +60,7 @@ end;
 $$;
 revoke execute on function private.fail(integer, text, text) from public;
 grant execute on function private.fail(integer, text, text) to anon, authenticated, service_role;
+comment on function private.fail(integer, text, text) is 'Raises an API error: SQLSTATE PT<p_status>, p_message, and p_code as the hint.';
 
 -- The caller, or 401 when there is none (no token, signed out, banned).
 create function private.require_uid()
@@ -79,6 +80,7 @@ end;
 $$;
 revoke execute on function private.require_uid() from public;
 grant execute on function private.require_uid() to anon, authenticated, service_role;
+comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none.';
 
 create function private.require_admin()
 returns uuid
@@ -98,6 +100,7 @@ end;
 $$;
 revoke execute on function private.require_admin() from public;
 grant execute on function private.require_admin() to authenticated, service_role;
+comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller and 403 unless they are an admin.';
 
 -- Keyset pagination: an opaque cursor naming the last row of a page by (time, id).
 create function private.encode_cursor(p_at timestamptz, p_id uuid)
@@ -112,6 +115,7 @@ as $$
 $$;
 revoke execute on function private.encode_cursor(timestamptz, uuid) from public;
 grant execute on function private.encode_cursor(timestamptz, uuid) to anon, authenticated, service_role;
+comment on function private.encode_cursor(timestamptz, uuid) is 'The opaque page cursor naming the row (p_at, p_id).';
 
 create function private.decode_cursor(p_cursor text, out at timestamptz, out id uuid)
 language plpgsql
@@ -138,6 +142,7 @@ end;
 $$;
 revoke execute on function private.decode_cursor(text) from public;
 grant execute on function private.decode_cursor(text) to anon, authenticated, service_role;
+comment on function private.decode_cursor(text) is 'The (at, id) a cursor names; nulls for a null cursor; 400 for one this API did not make.';
 
 create function private.page_limit(p_limit integer)
 returns integer
@@ -157,3 +162,4 @@ end;
 $$;
 revoke execute on function private.page_limit(integer) from public;
 grant execute on function private.page_limit(integer) to anon, authenticated, service_role;
+comment on function private.page_limit(integer) is 'A page size: 20 when null; 400 outside 1..100.';

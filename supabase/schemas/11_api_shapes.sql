@@ -1,6 +1,6 @@
 -- What the API functions return: the JSON of a profile, a post and a comment as one viewer sees them
 -- (fresh counts and viewer flags), one page of a list, and lookups that turn "not visible" into 404.
--- All security invoker: RLS decides what they can read.
+-- All security invoker but the author card: RLS decides what they can read.
 
 create function private.profile_json(p_profile public.profiles, p_viewer uuid)
 returns jsonb
@@ -35,10 +35,11 @@ as $$
 $$;
 revoke execute on function private.profile_json(public.profiles, uuid) from public;
 grant execute on function private.profile_json(public.profiles, uuid) to anon, authenticated, service_role;
+comment on function private.profile_json(public.profiles, uuid) is 'A profile as JSON, with the viewer''s relation to it (null for oneself or no viewer).';
 
--- The short card of an author. Security definer, so that it skips the per-row visibility check: every
--- caller passes someone the viewer may already see (the author of a visible post or comment, a visible
--- liker), or runs for an admin, or lists the caller's own blocks.
+-- The short card of an account: for anyone when it is confirmed, not banned and has not blocked the caller;
+-- for the caller who blocked it (their blocks list); else for admins only (null otherwise). Security definer:
+-- it reads the profile past RLS and checks these itself, more cheaply than the per-row visibility check.
 create function private.author_json(p_id uuid)
 returns jsonb
 language sql
@@ -47,10 +48,21 @@ security definer
 set search_path = ''
 as $$
   select jsonb_build_object('id', p.id, 'username', p.username, 'display_name', p.display_name, 'avatar_url', p.avatar_url)
-  from public.profiles p where p.id = p_id
+  from public.profiles p
+  where p.id = p_id
+    and case
+      when p.confirmed_at is not null and p.banned_at is null
+           and not exists (select 1 from public.blocks b where b.blocker_id = p.id and b.blocked_id = auth.uid())
+        then true
+      when exists (select 1 from public.blocks b where b.blocker_id = auth.uid() and b.blocked_id = p.id)
+        then true
+      else private.is_admin()
+    end
 $$;
 revoke execute on function private.author_json(uuid) from public;
 grant execute on function private.author_json(uuid) to anon, authenticated, service_role;
+comment on function private.author_json(uuid) is
+  'The short card of an account the caller may see or blocked (admins: any); null otherwise.';
 
 create function private.post_json(p_post public.posts, p_viewer uuid)
 returns jsonb
@@ -79,6 +91,7 @@ as $$
 $$;
 revoke execute on function private.post_json(public.posts, uuid) from public;
 grant execute on function private.post_json(public.posts, uuid) to anon, authenticated, service_role;
+comment on function private.post_json(public.posts, uuid) is 'A post as JSON, with its author''s card and the viewer''s flags.';
 
 create function private.comment_json(p_comment public.comments, p_viewer uuid)
 returns jsonb
@@ -105,6 +118,7 @@ as $$
 $$;
 revoke execute on function private.comment_json(public.comments, uuid) from public;
 grant execute on function private.comment_json(public.comments, uuid) to anon, authenticated, service_role;
+comment on function private.comment_json(public.comments, uuid) is 'A comment as JSON, with its author''s card and the viewer''s flags.';
 
 -- One page of a list: `p_rows` holds up to limit + 1 entries {at, id, item} in list order; the extra one
 -- only says that another page exists, whose cursor names the page's last entry.
@@ -126,6 +140,7 @@ as $$
 $$;
 revoke execute on function private.to_page(jsonb, integer) from public;
 grant execute on function private.to_page(jsonb, integer) to anon, authenticated, service_role;
+comment on function private.to_page(jsonb, integer) is 'A page {items, next_cursor} from up to limit + 1 entries {at, id, item}.';
 
 -- Lookups: a username, post or comment the caller may see, or 404.
 create function private.find_user(p_username text)
@@ -146,6 +161,7 @@ end;
 $$;
 revoke execute on function private.find_user(text) from public;
 grant execute on function private.find_user(text) to anon, authenticated, service_role;
+comment on function private.find_user(text) is 'The profile of a username the caller may see; 404 otherwise.';
 
 create function private.find_post(p_post_id uuid)
 returns public.posts
@@ -165,6 +181,7 @@ end;
 $$;
 revoke execute on function private.find_post(uuid) from public;
 grant execute on function private.find_post(uuid) to anon, authenticated, service_role;
+comment on function private.find_post(uuid) is 'A post the caller may see; 404 otherwise.';
 
 create function private.find_comment(p_comment_id uuid)
 returns public.comments
@@ -184,6 +201,7 @@ end;
 $$;
 revoke execute on function private.find_comment(uuid) from public;
 grant execute on function private.find_comment(uuid) to anon, authenticated, service_role;
+comment on function private.find_comment(uuid) is 'A comment the caller may see; 404 otherwise.';
 
 -- Posts, calendar and follow lists of a private account: 403, since its profile (and privacy) is public.
 create function private.require_activity_visible(p_owner public.profiles)
@@ -200,3 +218,4 @@ end;
 $$;
 revoke execute on function private.require_activity_visible(public.profiles) from public;
 grant execute on function private.require_activity_visible(public.profiles) to anon, authenticated, service_role;
+comment on function private.require_activity_visible(public.profiles) is 'Raises 403 private_account unless the caller may see the owner''s activity.';

@@ -28,6 +28,7 @@ begin
 end;
 $$;
 revoke execute on function private.count_follow() from public;
+comment on function private.count_follow() is 'Trigger: keeps followers_count and following_count of both accounts.';
 
 create trigger count_follow
 after insert or update or delete on public.follows
@@ -47,6 +48,7 @@ begin
 end;
 $$;
 revoke execute on function private.count_post() from public;
+comment on function private.count_post() is 'Trigger: keeps the author''s posts_count.';
 
 create trigger count_post
 after insert or delete on public.posts
@@ -66,6 +68,7 @@ begin
 end;
 $$;
 revoke execute on function private.count_post_like() from public;
+comment on function private.count_post_like() is 'Trigger: keeps the post''s likes_count.';
 
 create trigger count_post_like
 after insert or delete on public.post_likes
@@ -89,6 +92,7 @@ begin
 end;
 $$;
 revoke execute on function private.count_comment() from public;
+comment on function private.count_comment() is 'Trigger: keeps the post''s comments_count and the parent''s replies_count.';
 
 create trigger count_comment
 after insert or delete on public.comments
@@ -108,6 +112,7 @@ begin
 end;
 $$;
 revoke execute on function private.count_comment_like() from public;
+comment on function private.count_comment_like() is 'Trigger: keeps the comment''s likes_count.';
 
 create trigger count_comment_like
 after insert or delete on public.comment_likes
@@ -164,5 +169,4 @@ end;
 $$;
 revoke execute on function private.recount_counters() from public;
 grant execute on function private.recount_counters() to service_role;
-
 comment on function private.recount_counters() is 'Recomputes every counter from the rows; returns the number of rows corrected.';

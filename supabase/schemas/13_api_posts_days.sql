@@ -51,6 +51,7 @@ end;
 $$;
 revoke execute on function private.require_post_author(public.posts) from public;
 grant execute on function private.require_post_author(public.posts) to authenticated, service_role;
+comment on function private.require_post_author(public.posts) is 'Raises 403 not_author unless the caller wrote the post.';
 
 -- p_changes holds the fields to change: body, media, emotion (null clears it), privacy.
 create function public.edit_post(p_post_id uuid, p_changes jsonb)
@@ -131,6 +132,8 @@ end;
 $$;
 revoke execute on function private.posts_page(uuid, date, text, integer) from public;
 grant execute on function private.posts_page(uuid, date, text, integer) to anon, authenticated, service_role;
+comment on function private.posts_page(uuid, date, text, integer) is
+  'A page of an author''s posts the caller may see (of one day when p_day is given), newest first.';
 
 create function public.user_posts(p_username text, p_cursor text default null, p_limit integer default null)
 returns jsonb
@@ -286,6 +289,8 @@ end;
 $$;
 revoke execute on function private.likers_page(text, uuid, text, integer) from public;
 grant execute on function private.likers_page(text, uuid, text, integer) to anon, authenticated, service_role;
+comment on function private.likers_page(text, uuid, text, integer) is
+  'A page of who liked a post (p_kind post) or comment (p_kind comment), visible users only, newest first.';
 
 create function public.post_likes(p_post_id uuid, p_cursor text default null, p_limit integer default null)
 returns jsonb

@@ -2,6 +2,9 @@
 
 create type public.post_privacy as enum ('public', 'close_friends', 'private');
 
+comment on type public.post_privacy is 'Who sees a post: public, close_friends (the author''s list) or private (the author only).';
+
+-- Media are up to five paths in the project's storage bucket (private.is_storage_path).
 create function private.is_media_list(p_media text[])
 returns boolean
 language sql
@@ -12,11 +15,12 @@ as $$
      and coalesce(array_ndims(p_media), 1) = 1
      and not exists (
        select 1 from unnest(p_media) m
-       where m is null or char_length(m) > 300 or m !~ '^[A-Za-z0-9][A-Za-z0-9._/-]*$' or m like '%..%'
+       where not coalesce(private.is_storage_path(m), false)
      )
 $$;
 revoke execute on function private.is_media_list(text[]) from public;
 grant execute on function private.is_media_list(text[]) to anon, authenticated, service_role;
+comment on function private.is_media_list(text[]) is 'True for a flat list of at most 5 storage paths.';
 
 create table public.posts (
   id uuid primary key default gen_random_uuid(),
@@ -38,6 +42,8 @@ create index posts_author_day_idx on public.posts (author_id, day, created_at de
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
 
 comment on table public.posts is 'A post about a day. Visible per its privacy, its author''s privacy, blocks and bans.';
+comment on column public.posts.id is 'The post''s id.';
+comment on column public.posts.author_id is 'The author; the caller by default.';
 comment on column public.posts.body is 'Text, 1 to 1000 characters.';
 comment on column public.posts.media is 'Up to 5 object paths in the project''s storage bucket.';
 comment on column public.posts.emotion is 'Optional mood, 0 to 100.';
@@ -46,6 +52,7 @@ comment on column public.posts.day is 'The date of creation in the author''s tim
 comment on column public.posts.likes_count is 'Likes (kept by triggers).';
 comment on column public.posts.comments_count is 'Comments and replies (kept by triggers).';
 comment on column public.posts.banned_at is 'Set while an admin bans the post; then only admins and the author see it.';
+comment on column public.posts.created_at is 'When the post was made (set by the database).';
 comment on column public.posts.edited_at is 'Last edit of body, media, emotion or privacy.';
 
 -- The day is the author's calendar date when the post is made; neither clients nor edits choose it.
@@ -73,10 +80,34 @@ begin
 end;
 $$;
 revoke execute on function private.stamp_post() from public;
+comment on function private.stamp_post() is
+  'Trigger: sets day and created_at on insert, keeps author, day and creation on update, stamps edited_at.';
 
 create trigger stamp_post
 before insert or update on public.posts
 for each row execute function private.stamp_post();
+
+-- A banned post is frozen: its author can no longer rewrite what a moderator banned, through edit_post or a
+-- direct update. (Unbanning touches only the ban columns.) Deleting it stays possible.
+create function private.refuse_banned_post_edit()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.fail(403, 'post_banned', 'A moderator banned this post: it cannot be edited');
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_banned_post_edit() from public;
+comment on function private.refuse_banned_post_edit() is 'Trigger: refuses every edit of a banned post (403).';
+
+create trigger refuse_banned_post_edit
+before update of body, media, emotion, privacy on public.posts
+for each row
+when (old.banned_at is not null)
+execute function private.refuse_banned_post_edit();
 
 create table public.post_likes (
   post_id uuid not null references public.posts (id) on delete cascade,
@@ -89,3 +120,6 @@ create index post_likes_post_idx on public.post_likes (post_id, created_at desc,
 create index post_likes_user_idx on public.post_likes (user_id);
 
 comment on table public.post_likes is 'One like per user per post.';
+comment on column public.post_likes.post_id is 'The liked post.';
+comment on column public.post_likes.user_id is 'Who liked it; the caller by default.';
+comment on column public.post_likes.created_at is 'When it was liked.';

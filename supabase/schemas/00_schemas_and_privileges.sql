@@ -1,0 +1,18 @@
+-- Schemas and default privileges. `public` is what PostgREST exposes; `private` holds what clients must never
+-- call directly (security definer helpers, trigger functions, admin membership, reference tables).
+
+create schema if not exists private;
+revoke all on schema private from public;
+grant usage on schema private to anon, authenticated, service_role;
+
+comment on schema private is 'Helpers and tables that the Data API does not expose.';
+
+-- Nothing this schema creates is usable by a role until a statement here grants it, whatever the project's
+-- defaults (older hosted projects grant every new table and function in public to anon and authenticated,
+-- which would override the column grants that keep counters and authors read-only). Default privileges apply
+-- to objects of the role that creates them, postgres. EXECUTE for PUBLIC is revoked globally, so in every
+-- schema: a per-schema revoke cannot undo Postgres's built-in global grant.
+alter default privileges for role postgres revoke execute on functions from public;
+alter default privileges for role postgres in schema public revoke all on tables from anon, authenticated, service_role;
+alter default privileges for role postgres in schema public revoke all on sequences from anon, authenticated, service_role;
+alter default privileges for role postgres in schema public revoke all on functions from anon, authenticated, service_role;
