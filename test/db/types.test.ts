@@ -1,4 +1,4 @@
-// The committed TypeScript types match the migrations: regenerate them with `npm run types` when this fails.
+// The committed TypeScript types match the migrated database: regenerate them with `npm run types` when this fails.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
