@@ -44,7 +44,10 @@ alter role authenticator set lock_timeout = '8s';
 
 -- The auth schema belongs to Supabase Auth; the API roles only need to resolve auth.uid() and friends.
 create schema if not exists auth authorization supabase_auth_admin;
-grant create, connect on database postgres to supabase_auth_admin;
+-- The current database (the project's, or a scratch one built to compare schemas).
+do $$ begin
+  execute format('grant create, connect on database %I to supabase_auth_admin', current_database());
+end $$;
 grant usage on schema auth to anon, authenticated, service_role, postgres;
 
 -- Extensions live in their own schema, never in public.
@@ -62,4 +65,6 @@ alter default privileges for role postgres in schema public revoke all on sequen
 alter default privileges for role postgres in schema public revoke all on functions from anon, authenticated, service_role;
 
 -- The schemas PostgREST exposes; `supabase db advisors` reads this to know which tables are public.
-alter database postgres set "pgrst.db_schemas" = 'public';
+do $$ begin
+  execute format('alter database %I set "pgrst.db_schemas" = ''public''', current_database());
+end $$;

@@ -7,14 +7,14 @@ export type Database = {
           Tables: {
             "ban_history": {
                   Row: {
-                    "action": Database["public"]['Enums']["ban_action"],"admin_id": string | null,"created_at": string,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id": string,"reason": string
+                    "action": Database["public"]['Enums']["ban_action"],"admin_id": string | null,"created_at": string,"database_role": string | null,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id": string,"reason": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "action": Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id"?: string,"reason": string
+                    "action": Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"database_role"?: string | null,"element_id": string,"element_type": Database["public"]['Enums']["ban_element"],"id"?: string,"reason": string
                   }
                   Update: {
-                    "action"?: Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"element_id"?: string,"element_type"?: Database["public"]['Enums']["ban_element"],"id"?: string,"reason"?: string
+                    "action"?: Database["public"]['Enums']["ban_action"],"admin_id"?: string | null,"created_at"?: string,"database_role"?: string | null,"element_id"?: string,"element_type"?: Database["public"]['Enums']["ban_element"],"id"?: string,"reason"?: string
                   }
                   Relationships: [
                     

@@ -119,6 +119,7 @@ create table public.ban_history (
   action public.ban_action not null,
   reason text not null check (char_length(btrim(reason)) between 1 and 1000),
   admin_id uuid references auth.users (id) on delete set null,
+  database_role text,
   created_at timestamptz not null default now()
 );
 alter table public.ban_history enable row level security;
@@ -131,8 +132,36 @@ comment on column public.ban_history.element_type is 'user or post.';
 comment on column public.ban_history.element_id is 'The user or post id; kept after the element is deleted.';
 comment on column public.ban_history.action is 'ban or unban.';
 comment on column public.ban_history.reason is 'Why the admin banned or unbanned, 1 to 1000 characters.';
-comment on column public.ban_history.admin_id is 'The admin who acted; null once their account is deleted.';
+comment on column public.ban_history.admin_id is
+  'The admin who acted through the API; null when the action came from a database session, or once their account is deleted.';
+comment on column public.ban_history.database_role is
+  'The database role of a session without a user that acted (Supabase Studio, the SQL editor); null for the API.';
 comment on column public.ban_history.created_at is 'When the admin acted.';
+
+-- The history is a record: nobody rewrites or deletes an entry, in Studio either. Only the admin's id is
+-- cleared, by the foreign key, when the admin's account is deleted.
+create function private.keep_ban_history()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.admin_id is null
+     and (new.id, new.element_type, new.element_id, new.action, new.reason, new.database_role, new.created_at)
+       is not distinct from (old.id, old.element_type, old.element_id, old.action, old.reason, old.database_role, old.created_at) then
+    return new;
+  end if;
+  perform private.fail(403, 'ban_history_is_append_only', 'The ban history is a record: its entries are never changed or deleted');
+  return null;
+end;
+$$;
+revoke execute on function private.keep_ban_history() from public;
+comment on function private.keep_ban_history() is 'Trigger: refuses changing or deleting a ban history entry (but for its admin''s deletion).';
+
+create trigger keep_ban_history
+before update or delete on public.ban_history
+for each row execute function private.keep_ban_history();
 
 -- E-mails of deleted banned accounts: they cannot register again, nor be taken by an e-mail change.
 create table private.banned_emails (

@@ -106,6 +106,33 @@ for each row
 when (old.email_confirmed_at is distinct from new.email_confirmed_at)
 execute function private.sync_profile_confirmation();
 
+-- A profile deleted directly (a row deleted in Studio) takes its Auth account with it, as deleting the account
+-- takes the profile: no account is left able to sign in without a profile. A banned one's e-mail stays
+-- refused, as when an admin deletes a banned user. (When Auth deletes the account, its row is gone already.)
+create function private.delete_account_of_profile()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if old.banned_at is not null then
+    insert into private.banned_emails (email)
+    select lower(u.email) from auth.users u where u.id = old.id and u.email is not null
+    on conflict do nothing;
+  end if;
+  delete from auth.users u where u.id = old.id;
+  return null;
+end;
+$$;
+revoke execute on function private.delete_account_of_profile() from public;
+comment on function private.delete_account_of_profile() is 'Trigger: deleting a profile deletes its Auth account.';
+
+create trigger delete_account_of_profile
+after delete on public.profiles
+for each row execute function private.delete_account_of_profile();
+
 -- An existing account may not take a banned address by an e-mail change either (Auth keeps the requested
 -- address in email_change until it is confirmed, then moves it to email).
 create function private.refuse_banned_email_change()

@@ -10,7 +10,7 @@ as $$
   select jsonb_build_object(
     'id', p_entry.id, 'element_type', p_entry.element_type, 'element_id', p_entry.element_id,
     'action', p_entry.action, 'reason', p_entry.reason, 'created_at', p_entry.created_at,
-    'admin', private.author_json(p_entry.admin_id))
+    'admin', private.author_json(p_entry.admin_id), 'database_role', p_entry.database_role)
 $$;
 revoke execute on function private.ban_history_json(public.ban_history) from public;
 grant execute on function private.ban_history_json(public.ban_history) to authenticated, service_role;
@@ -37,7 +37,10 @@ comment on function private.require_ban_reason(text) is 'The trimmed reason of a
 -- Users ------------------------------------------------------------------------------------------------
 -- Banning hides the account and everything it wrote, refuses its logins (Auth's banned_until) and ends
 -- its sessions, so its tokens stop working at once.
-create function private.set_user_ban(p_user uuid, p_ban boolean, p_reason text)
+-- Bans are recorded here only, whoever acts: the ban, what it ends, and the history entry with its reason and
+-- who acted (p_admin through the API; null from a database session such as Supabase Studio, whose role is
+-- recorded instead). A direct edit of banned_at carries no reason, so it is refused (refuse_unrecorded_ban).
+create function private.record_user_ban(p_user uuid, p_ban boolean, p_reason text, p_admin uuid)
 returns void
 language plpgsql
 volatile
@@ -45,22 +48,36 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_admin uuid := private.require_admin();
   v_reason text := private.require_ban_reason(p_reason);
 begin
-  if p_ban then
-    if exists (select 1 from private.admins a where a.user_id = p_user) then
-      perform private.fail(409, 'cannot_ban_admin', 'Admins cannot be banned; revoke their admin rights first');
-    end if;
-    update public.profiles set banned_at = now() where id = p_user;
-    update auth.users set banned_until = now() + interval '100 years' where id = p_user;
-    delete from auth.sessions where user_id = p_user;
-  else
-    update public.profiles set banned_at = null where id = p_user;
-    update auth.users set banned_until = null where id = p_user;
+  if p_ban and exists (select 1 from private.admins a where a.user_id = p_user) then
+    perform private.fail(409, 'cannot_ban_admin', 'Admins cannot be banned; revoke their admin rights first');
   end if;
-  insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
+  perform set_config('private.recording_ban', 'on', true);
+  update public.profiles set banned_at = case when p_ban then now() end where id = p_user;
+  perform set_config('private.recording_ban', 'off', true);
+  update auth.users set banned_until = case when p_ban then now() + interval '100 years' end where id = p_user;
+  if p_ban then
+    delete from auth.sessions where user_id = p_user; -- the account's tokens stop working at once
+  end if;
+  insert into public.ban_history (element_type, element_id, action, reason, admin_id, database_role)
+  values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason,
+          p_admin, case when p_admin is null then session_user end);
+end;
+$$;
+revoke execute on function private.record_user_ban(uuid, boolean, text, uuid) from public;
+comment on function private.record_user_ban(uuid, boolean, text, uuid) is
+  'Bans (ending its sessions) or unbans an account in the profile and in Auth, and records why and who.';
+
+create function private.set_user_ban(p_user uuid, p_ban boolean, p_reason text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.record_user_ban(p_user, p_ban, p_reason, private.require_admin());
 end;
 $$;
 revoke execute on function private.set_user_ban(uuid, boolean, text) from public;
@@ -136,7 +153,7 @@ comment on function public.admin_delete_banned_user(text) is
   'Admins: delete a banned user and all they own; their e-mail cannot register again.';
 
 -- Posts ------------------------------------------------------------------------------------------------
-create function private.set_post_ban(p_post uuid, p_ban boolean, p_reason text)
+create function private.record_post_ban(p_post uuid, p_ban boolean, p_reason text, p_admin uuid)
 returns void
 language plpgsql
 volatile
@@ -144,17 +161,69 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_admin uuid := private.require_admin();
   v_reason text := private.require_ban_reason(p_reason);
 begin
+  perform set_config('private.recording_ban', 'on', true);
   update public.posts set banned_at = case when p_ban then now() end where id = p_post;
-  insert into public.ban_history (element_type, element_id, action, reason, admin_id)
-  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason, v_admin);
+  perform set_config('private.recording_ban', 'off', true);
+  insert into public.ban_history (element_type, element_id, action, reason, admin_id, database_role)
+  values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason,
+          p_admin, case when p_admin is null then session_user end);
+end;
+$$;
+revoke execute on function private.record_post_ban(uuid, boolean, text, uuid) from public;
+comment on function private.record_post_ban(uuid, boolean, text, uuid) is 'Bans or unbans a post, and records why and who.';
+
+create function private.set_post_ban(p_post uuid, p_ban boolean, p_reason text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.record_post_ban(p_post, p_ban, p_reason, private.require_admin());
 end;
 $$;
 revoke execute on function private.set_post_ban(uuid, boolean, text) from public;
 grant execute on function private.set_post_ban(uuid, boolean, text) to authenticated, service_role;
 comment on function private.set_post_ban(uuid, boolean, text) is 'Admins: bans or unbans a post and records why.';
+
+-- A ban set or lifted by editing banned_at (a row edit in Studio) would carry no reason and leave Auth and
+-- the history behind: it is refused with the function to call instead.
+create function private.refuse_unrecorded_ban()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  if current_setting('private.recording_ban', true) is distinct from 'on' then
+    perform private.fail(403, 'ban_needs_reason', format(
+      'A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call %s',
+      case tg_table_name
+        when 'profiles' then 'moderation.ban_user(''<username>'', ''<reason>'') or moderation.unban_user(…)'
+        else 'moderation.ban_post(''<post id>'', ''<reason>'') or moderation.unban_post(…)'
+      end));
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.refuse_unrecorded_ban() from public;
+comment on function private.refuse_unrecorded_ban() is
+  'Trigger: refuses a change of banned_at made outside the ban functions, naming the function to call.';
+
+create trigger refuse_unrecorded_ban
+before update of banned_at on public.profiles
+for each row
+when (old.banned_at is distinct from new.banned_at)
+execute function private.refuse_unrecorded_ban();
+
+create trigger refuse_unrecorded_ban
+before update of banned_at on public.posts
+for each row
+when (old.banned_at is distinct from new.banned_at)
+execute function private.refuse_unrecorded_ban();
 
 create function public.admin_ban_post(p_post_id uuid, p_reason text default '', p_ban boolean default null)
 returns jsonb

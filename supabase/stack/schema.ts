@@ -3,12 +3,13 @@
 // migrations made, and the two are compared with the Supabase CLI's diff (pg-delta), which needs no Docker.
 import { join } from 'node:path';
 import { readConfig, repoRoot } from './config.ts';
+import { bootstrapDatabase, roleUrl } from './postgres.ts';
 import { run } from './processes.ts';
 
 /** The database as hosted Supabase has it before any app migration: bootstrap and Auth's own schema. */
 const authTemplate = 'auth_baseline';
 /** The schemas the app defines objects in (auth: its triggers on Auth's tables). */
-const appSchemas = 'public,private,auth';
+const appSchemas = 'public,private,moderation,auth';
 
 export function databaseUrl(superuserUrl: string, name: string): string {
   const url = new URL(superuserUrl);
@@ -28,15 +29,19 @@ function psql(url: string, args: string[], logDir: string): Promise<void> {
 }
 
 /**
- * Copies the database as it is right after Auth's migrations and before the app's, as the base of every
- * scratch build. Run while nothing is connected to it (between `auth migrate` and `auth serve`).
+ * Builds the base of every scratch database afresh: bootstrap, then Auth's own migrations, which
+ * `migrateAuth` runs against the URL it is given (as supabase_auth_admin).
  */
-export async function saveAuthTemplate(superuserUrl: string, logDir: string): Promise<void> {
-  const source = new URL(superuserUrl).pathname.slice(1) || 'postgres';
-  await psql(databaseUrl(superuserUrl, 'template1'), [
-    '-c', `drop database if exists ${authTemplate}`,
-    '-c', `create database ${authTemplate} template "${source}"`,
-  ], logDir);
+export async function saveAuthTemplate(
+  superuserUrl: string,
+  migrateAuth: (authAdminUrl: string) => Promise<void>,
+  logDir: string,
+): Promise<void> {
+  await dropScratch(superuserUrl, authTemplate, logDir);
+  await psql(databaseUrl(superuserUrl, 'template1'), ['-c', `create database ${authTemplate}`], logDir);
+  const url = databaseUrl(superuserUrl, authTemplate);
+  await bootstrapDatabase(url, logDir);
+  await migrateAuth(withoutTls(roleUrl(url, 'supabase_auth_admin')));
 }
 
 export function migrationFiles(): string[] {

@@ -58,8 +58,9 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
     smtpPort: profile.ports.smtp,
   });
   await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
-  // The base of the scratch databases `npm run db:diff` and the schema test build (nothing is connected yet).
-  await saveAuthTemplate(superuserUrl, logDir);
+  // The base of the scratch databases `npm run db:diff` and the schema test build.
+  await saveAuthTemplate(superuserUrl, (url) =>
+    run('auth-migrate-template', binary, { args: ['migrate'], env: { ...env, GOTRUE_DB_DATABASE_URL: url }, logDir }), logDir);
   await spawn('auth', binary, { args: ['serve'], env, logDir });
   await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
   await checkAuthVersion(profile);

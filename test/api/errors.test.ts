@@ -27,9 +27,16 @@ describe('the error envelope', () => {
         socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"log`);
       });
       socket.setEncoding('utf8');
-      socket.once('data', (data: string) => {
-        socket.destroy();
-        resolve(data);
+      let received = '';
+      socket.on('data', (data: string) => {
+        received += data;
+        // The whole answer: its head, then as many bytes as its Content-Length says.
+        const [head, body = ''] = received.split('\r\n\r\n');
+        const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+        if (body.length >= length) {
+          socket.destroy();
+          resolve(received);
+        }
       });
       socket.on('error', reject);
     });

@@ -49,7 +49,7 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
     posts.privClose = await post(a.priv, 'close_friends');
     posts.privPrivate = await post(a.priv, 'private');
     posts.bannedAuthorPost = await post(a.bannedOwner, 'public');
-    await asRoot`update public.posts set banned_at = now() where id = ${posts.pubBanned}`;
+    await asRoot`select moderation.ban_post(${posts.pubBanned}, 'banned by a test')`;
     await banDirectly(a.bannedOwner);
     await banDirectly(a.bannedViewer);
 

@@ -54,8 +54,7 @@ export async function makeAdmin(account: Account): Promise<void> {
   await asRoot`insert into private.admins (user_id) values (${account.id})`;
 }
 
-/** What an admin ban does to the account, done directly (the admin functions are tested separately). */
+/** A ban as an admin in Studio makes it (the API's admin functions are tested separately). */
 export async function banDirectly(account: Account): Promise<void> {
-  await asRoot`update public.profiles set banned_at = now() where id = ${account.id}`;
-  await asRoot`update auth.users set banned_until = 'infinity' where id = ${account.id}`;
+  await asRoot`select moderation.ban_user(${account.username}, 'banned by a test')`;
 }

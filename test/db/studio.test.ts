@@ -1,0 +1,109 @@
+// Admins in Supabase Studio act as a database role without a user (here the cluster's `postgres`, as
+// Studio's SQL and table editors do). Whatever they edit, delete or run leaves the database consistent.
+import { describe, expect, it } from 'vitest';
+import { createAccount } from '../helpers/accounts.ts';
+import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+const studio = describe.skipIf(!authIsRunning);
+
+studio('a ban in Studio', () => {
+  it('by editing banned_at is refused, naming the function to call; nothing changes', async () => {
+    const member = await createAccount('member');
+    const post = await rpc(member, 'create_post', { p_body: 'hello' });
+    const user = await errorOf(asRoot`update public.profiles set banned_at = now() where id = ${member.id}`);
+    expect(user).toMatchObject({ code: 'PT403', hint: 'ban_needs_reason' });
+    expect(user.message).toContain('moderation.ban_user(');
+    const postEdit = await errorOf(asRoot`update public.posts set banned_at = now() where id = ${post.id}`);
+    expect(postEdit.message).toContain('moderation.ban_post(');
+    const [row] = await asRoot`select (select banned_at from public.profiles where id = ${member.id}) as profile,
+      (select banned_at from public.posts where id = ${post.id}) as post,
+      (select count(*)::int from public.ban_history where element_id in (${member.id}, ${post.id})) as history`;
+    expect(row).toEqual({ profile: null, post: null, history: 0 });
+  });
+
+  it('with moderation.ban_user ends the sessions at once and is recorded with the Studio role; unban likewise', async () => {
+    const member = await createAccount('member');
+    expect((await api('GET', '/auth/user', { token: member.accessToken })).status).toBe(200);
+    expect(await errorOf(asRoot`select moderation.ban_user(${member.username}, '')`)).toMatchObject({ hint: 'invalid_reason' });
+    const [{ done }] = await asRoot`select moderation.ban_user(${member.username}, 'spam in Studio') as done`;
+    expect(done).toBe(`@${member.username} banned; their sessions ended`);
+    expect((await api('GET', '/auth/user', { token: member.accessToken })).status).toBe(401);
+    expect((await api('POST', '/post/create', { token: member.accessToken, json: { body: 'still here?' } })).status).toBe(401);
+    expect(await errorOf(rpc(member, 'create_post', { p_body: 'still here?' }))).toMatchObject({ code: 'PT401' });
+    const [history] = await asRoot`select action, reason, admin_id, database_role from public.ban_history where element_id = ${member.id}`;
+    expect(history).toEqual({ action: 'ban', reason: 'spam in Studio', admin_id: null, database_role: 'postgres' });
+    const [ban] = await asRoot`select reason, banned_by from moderation.current_bans where element_id = ${member.id}`;
+    expect(ban).toEqual({ reason: 'spam in Studio', banned_by: 'database role postgres' });
+
+    expect(await errorOf(asRoot`select moderation.ban_user(${member.username}, 'twice')`)).toMatchObject({ hint: 'already_banned' });
+    await asRoot`select moderation.unban_user(${member.username}, 'appeal granted')`;
+    const [auth] = await asRoot`select banned_until from auth.users where id = ${member.id}`;
+    expect(auth.banned_until).toBeNull();
+    expect((await asRoot`select action from moderation.ban_history where element_id = ${member.id}`).map((r) => r.action))
+      .toEqual(['unban', 'ban']);
+  });
+
+  it('of a post hides it from others and keeps it from its author\'s edits, recorded like a user\'s', async () => {
+    const author = await createAccount('author');
+    const reader = await createAccount('reader');
+    const post = await rpc(author, 'create_post', { p_body: 'questionable' });
+    await asRoot`select moderation.ban_post(${post.id}, 'off-topic')`;
+    expect(await errorOf(rpc(reader, 'get_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT404' });
+    expect(await errorOf(rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'fine now' } })))
+      .toMatchObject({ hint: 'post_banned' });
+    await asRoot`select moderation.unban_post(${post.id}, 'reviewed')`;
+    expect((await rpc(reader, 'get_post', { p_post_id: post.id })).id).toBe(post.id);
+  });
+});
+
+studio('moderation views', () => {
+  it('list reported elements with counts and the latest reason, and open reports with their reporter', async () => {
+    const troll = await createAccount('troll');
+    const first = await createAccount('first');
+    const second = await createAccount('second');
+    await rpc(first, 'report_user', { p_username: troll.username, p_reason: 'insults' });
+    await rpc(second, 'report_user', { p_username: troll.username, p_reason: 'more insults' });
+    const [element] = await asRoot`select label, open_reports, latest_reason from moderation.reported_elements where target_id = ${troll.id}`;
+    expect(element).toEqual({ label: `@${troll.username}`, open_reports: 2, latest_reason: 'more insults' });
+    const reports = await asRoot`select id, reporter from moderation.open_reports where target_id = ${troll.id}`;
+    expect(reports.map((r) => r.reporter)).toEqual([`@${second.username}`, `@${first.username}`]);
+    await asRoot`select moderation.dismiss_report(${reports[0].id})`;
+    const [after] = await asRoot`select open_reports, latest_reason from moderation.reported_elements where target_id = ${troll.id}`;
+    expect(after).toEqual({ open_reports: 1, latest_reason: 'insults' });
+  });
+
+  it('are out of reach of every client role, and every column and function says what it is', async () => {
+    const member = await createAccount('member');
+    expect(await errorOf(as(member, (tx) => tx`select * from moderation.open_reports`))).toMatchObject({ code: '42501' });
+    expect(await errorOf(as(member, (tx) => tx`select moderation.ban_user(${member.username}, 'self')`))).toMatchObject({ code: '42501' });
+    const undocumented = await asRoot`
+      select c.relname || '.' || a.attname as name
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      where n.nspname = 'moderation' and col_description(c.oid, a.attnum) is null
+      union all
+      select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'moderation' and obj_description(p.oid, 'pg_proc') is null`;
+    expect(undocumented).toEqual([]);
+  });
+});
+
+studio('rows deleted in Studio', () => {
+  it('a profile takes its account with it (a banned one\'s e-mail stays refused); the ban history cannot be rewritten', async () => {
+    const leaving = await createAccount('leaving');
+    await asRoot`delete from public.profiles where id = ${leaving.id}`;
+    expect(await asRoot`select 1 from auth.users where id = ${leaving.id}`).toHaveLength(0);
+
+    const banned = await createAccount('banned');
+    await asRoot`select moderation.ban_user(${banned.username}, 'fraud')`;
+    await asRoot`select moderation.delete_banned_user(${banned.username})`;
+    expect(await asRoot`select 1 from private.banned_emails where email = ${banned.email.toLowerCase()}`).toHaveLength(1);
+
+    expect(await errorOf(asRoot`delete from public.ban_history where element_id = ${banned.id}`)).toMatchObject({ hint: 'ban_history_is_append_only' });
+    expect(await errorOf(asRoot`update public.ban_history set reason = 'nothing' where element_id = ${banned.id}`))
+      .toMatchObject({ hint: 'ban_history_is_append_only' });
+    expect(await asRoot`select 1 from public.ban_history where element_id = ${banned.id}`).toHaveLength(1);
+  });
+});
