@@ -41,7 +41,9 @@ ${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   Database         ${stack.superuserUrl}
   Mailpit          ${stack.urls.mailpit}
   anon key         ${stack.keys.anonKey}
-  service_role key ${stack.keys.serviceRoleKey}
+  service_role key ${stack.keys.serviceRoleKey}${stack.demoAccounts ? `
+  Demo accounts    ${stack.demoAccounts}
+                   password "daykeeper demo", e.g. POST /auth/login {"login": "ana", "password": "daykeeper demo"}` : ''}
 Press Ctrl-C to stop.`);
 }
 

@@ -96,6 +96,17 @@ export async function bootstrapDatabase(superuserUrl: string, logDir: string): P
   });
 }
 
+/** The first column of the first row `sql` returns, as text ('' when none). */
+export async function queryValue(url: string, sql: string): Promise<string> {
+  const output = await new Deno.Command('psql', {
+    args: [url, '--quiet', '--no-psqlrc', '--tuples-only', '--no-align', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    stdin: 'null',
+    stderr: 'piped',
+  }).output();
+  if (!output.success) throw new Error(`psql: ${new TextDecoder().decode(output.stderr).trim()}`);
+  return new TextDecoder().decode(output.stdout).trim();
+}
+
 /** The same database as another role (the roles share the superuser's password locally). */
 export function roleUrl(superuserUrl: string, role: string): string {
   const url = new URL(superuserUrl);

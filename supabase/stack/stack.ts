@@ -7,7 +7,7 @@ import { authEnv } from './auth-env.ts';
 import { serveGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
-import { bootstrapDatabase, ensurePostgresInstalled, roleUrl, startPostgres } from './postgres.ts';
+import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
 import { assertPortFree, httpOk, run, spawn, waitFor } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
 
@@ -17,6 +17,31 @@ export interface Stack {
   superuserUrl: string;
   /** Why Supabase Auth is not running, when it is not. */
   authUnavailable?: string;
+  /** The demo accounts of supabase/seed.sql in this database, for `npm start` to list ('' when none). */
+  demoAccounts: string;
+}
+
+/** The development database's demo accounts, each with what it shows (admin, private, banned). */
+function demoAccounts(superuserUrl: string): Promise<string> {
+  return queryValue(superuserUrl, `
+    select coalesce(string_agg(p.username || case
+        when exists (select 1 from private.admins a where a.user_id = p.id) then ' (admin)'
+        when p.banned_at is not null then ' (banned)'
+        when p.is_private then ' (private)' else '' end, ', ' order by p.username), '')
+    from public.profiles p join auth.users u on u.id = p.id
+    where u.email like '%@demo.daykeeper.test'`);
+}
+
+/** supabase/seed.sql and any other `[db.seed] sql_paths`, as the Supabase CLI applies them to a fresh database. */
+async function seed(superuserUrl: string, logDir: string): Promise<void> {
+  const { seed } = readConfig().db ?? {};
+  if (!seed?.enabled) return;
+  for (const path of seed.sql_paths ?? []) {
+    await run('seed', 'psql', {
+      args: [superuserUrl, '--quiet', '--no-psqlrc', '-v', 'ON_ERROR_STOP=1', '-f', join(repoRoot, 'supabase', path)],
+      logDir,
+    });
+  }
 }
 
 async function startMailpit(profile: Profile, logDir: string): Promise<void> {
@@ -139,10 +164,15 @@ export async function up(profile: Profile): Promise<Stack> {
     info(`Supabase Auth binary: ${auth.path}`);
     await step('Supabase Auth', () => startAuth(profile, auth.path, keys, superuserUrl, logDir));
   }
+  let demo = '';
   if (authUnavailable) {
     warn('app migrations skipped: they build on the auth schema, which Supabase Auth creates');
   } else {
+    const fresh = await queryValue(superuserUrl, `select to_regclass('supabase_migrations.schema_migrations') is null`) === 't';
     await step('migrations (supabase db push)', () => pushMigrations(superuserUrl, logDir));
+    // The demo network, on a fresh development database only: never the tests', never a database of yours.
+    if (fresh && profile.name === 'dev' && !profile.externalDbUrl) await step('demo network (supabase/seed.sql)', () => seed(superuserUrl, logDir));
+    if (profile.name === 'dev') demo = await demoAccounts(superuserUrl);
   }
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, superuserUrl, logDir);
@@ -152,5 +182,5 @@ export async function up(profile: Profile): Promise<Stack> {
       forwardingKey: keys.serviceRoleKey,
     });
   });
-  return { urls: urls(profile), keys, superuserUrl, authUnavailable };
+  return { urls: urls(profile), keys, superuserUrl, authUnavailable, demoAccounts: demo };
 }
