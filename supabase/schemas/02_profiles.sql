@@ -42,6 +42,22 @@ grant execute on function private.is_storage_path(text) to anon, authenticated, 
 comment on function private.is_storage_path(text) is
   'True for a relative object path in the storage bucket (at most 300 of A-Z a-z 0-9 . _ / -, no ..); null for null.';
 
+-- Each user's files live in their own folder of a bucket, `<user id>/…`: Supabase Storage lets a user write
+-- only there (supabase/schemas/18_storage.sql), and a profile or a post may point only there, so nobody
+-- passes off someone else's file as theirs.
+create function private.in_own_folder(p_owner uuid, p_path text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select split_part(p_path, '/', 1) = p_owner::text and p_path like '%/_%'
+$$;
+revoke execute on function private.in_own_folder(uuid, text) from public;
+grant execute on function private.in_own_folder(uuid, text) to anon, authenticated, service_role;
+comment on function private.in_own_folder(uuid, text) is
+  'True for a storage path in the owner''s own folder (<owner id>/…); null for null.';
+
 -- Fixed first path segments of the API and obvious impostors; nobody may take them as a username.
 create table private.reserved_usernames (
   name text primary key check (name = lower(name))
@@ -73,7 +89,8 @@ create table public.profiles (
   confirmed_at timestamptz,
   banned_at timestamptz,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint profiles_avatar_in_own_folder check (private.in_own_folder(id, avatar_url))
 );
 alter table public.profiles enable row level security;
 -- The admins' list of banned accounts, in ban order (like banned posts): each page is a keyset read.
@@ -84,7 +101,7 @@ comment on column public.profiles.id is 'The Supabase Auth user id; the profile 
 comment on column public.profiles.username is 'Unique, 3 to 30 of a-z 0-9 . _ (stored lowercase; input is lowercased).';
 comment on column public.profiles.display_name is 'Free text, at most 50 characters; no control or bidirectional override characters.';
 comment on column public.profiles.bio is 'Free text, at most 500 characters.';
-comment on column public.profiles.avatar_url is 'Path of the avatar in the storage bucket; null means the default avatar.';
+comment on column public.profiles.avatar_url is 'Path of the avatar in the avatars bucket, in the account''s own folder (<id>/…); null means the default avatar.';
 comment on column public.profiles.time_zone is 'IANA time zone; fixes the day of each new post.';
 comment on column public.profiles.is_private is 'Private accounts show posts, calendar and follow lists to accepted followers only.';
 comment on column public.profiles.followers_count is 'Accepted followers (kept by triggers; not writable).';

@@ -22,6 +22,18 @@ revoke execute on function private.is_media_list(text[]) from public;
 grant execute on function private.is_media_list(text[]) to anon, authenticated, service_role;
 comment on function private.is_media_list(text[]) is 'True for a flat list of at most 5 storage paths.';
 
+create function private.all_in_own_folder(p_owner uuid, p_paths text[])
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(bool_and(private.in_own_folder(p_owner, m)), true) from unnest(p_paths) m
+$$;
+revoke execute on function private.all_in_own_folder(uuid, text[]) from public;
+grant execute on function private.all_in_own_folder(uuid, text[]) to anon, authenticated, service_role;
+comment on function private.all_in_own_folder(uuid, text[]) is 'True when every path is in the owner''s own folder.';
+
 create table public.posts (
   id uuid primary key default gen_random_uuid(),
   author_id uuid not null default private.uid() references public.profiles (id) on delete cascade,
@@ -34,9 +46,12 @@ create table public.posts (
   comments_count integer not null default 0 check (comments_count >= 0),
   banned_at timestamptz,
   created_at timestamptz not null default now(),
-  edited_at timestamptz
+  edited_at timestamptz,
+  constraint posts_media_in_own_folder check (private.all_in_own_folder(author_id, media))
 );
 alter table public.posts enable row level security;
+-- Who may read a media object: the posts that reference it (private.may_read_media).
+create index posts_media_idx on public.posts using gin (media);
 create index posts_author_idx on public.posts (author_id, created_at desc, id desc);
 create index posts_author_day_idx on public.posts (author_id, day, created_at desc, id desc);
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
@@ -45,7 +60,7 @@ comment on table public.posts is 'A post about a day. Visible per its privacy, i
 comment on column public.posts.id is 'The post''s id.';
 comment on column public.posts.author_id is 'The author; the caller by default.';
 comment on column public.posts.body is 'Text, 1 to 1000 characters.';
-comment on column public.posts.media is 'Up to 5 object paths in the project''s storage bucket.';
+comment on column public.posts.media is 'Up to 5 object paths in the media bucket, in the author''s own folder (<author id>/…).';
 comment on column public.posts.emotion is 'Optional mood, 0 to 100.';
 comment on column public.posts.privacy is 'public, close_friends (the author''s list) or private (the author only).';
 comment on column public.posts.day is 'The date of creation in the author''s time zone at that moment. Set by the database; never changes.';

@@ -297,14 +297,14 @@ auth('PUT /user and PUT /resetprofilepicture', () => {
     const other = await registerAndConfirm('other');
     const token = member.session.access_token;
     const newName = uniqueUsername('renamed');
-    const edited = await api('PUT', '/user', { token, json: { username: newName, bio: 'hello', is_private: true, avatar_url: 'member/avatar.png' } });
+    const edited = await api('PUT', '/user', { token, json: { username: newName, bio: 'hello', is_private: true, avatar_url: `${member.userId}/avatar.png` } });
     expect(edited.status).toBe(200);
-    expect(edited.body.profile).toMatchObject({ username: newName, bio: 'hello', is_private: true, avatar_url: 'member/avatar.png' });
+    expect(edited.body.profile).toMatchObject({ username: newName, bio: 'hello', is_private: true, avatar_url: `${member.userId}/avatar.png` });
     expect((await api('PUT', '/user', { token, json: { username: other.username } })).body.error.code).toBe('username_taken');
     expect((await api('PUT', '/user', { token, json: { username: 'support' } })).body.error.code).toBe('username_reserved');
     expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).body.error.code).toBe('invalid_time_zone');
     expect((await api('PUT', '/user', { token, json: { unknown_field: 1 } })).status).toBe(400);
-    for (const avatar of ['javascript:alert(1)', 'https://elsewhere.example/a.png', '../other/avatar.png', '']) {
+    for (const avatar of ['javascript:alert(1)', 'https://elsewhere.example/a.png', '../other/avatar.png', '', `${other.userId}/avatar.png`]) {
       expect([avatar, (await api('PUT', '/user', { token, json: { avatar_url: avatar } })).status]).toEqual([avatar, 400]);
     }
     expect((await api('PUT', '/user', { json: { bio: 'anonymous' } })).status).toBe(401);

@@ -85,7 +85,7 @@ describe.skipIf(!authIsRunning)('posts and comments over HTTP', () => {
     const reader = await registerAndConfirm('reader');
     const a = author.session.access_token;
     const r = reader.session.access_token;
-    const created = await api('POST', '/post/create', { token: a, json: { body: 'a good day', emotion: 70, media: ['author/1.jpg'] } });
+    const created = await api('POST', '/post/create', { token: a, json: { body: 'a good day', emotion: 70, media: [`${author.userId}/1.jpg`] } });
     expect(created.status).toBe(201);
     const id = created.body.id;
     expect((await api('GET', `/post/${id}`)).body).toMatchObject({ body: 'a good day', viewer: null });

@@ -8,9 +8,9 @@ describe.skipIf(!authIsRunning)('posts', () => {
   it('are created with the day of the author\'s time zone, edited and deleted by the author only', async () => {
     const author = await createAccount('author', { timeZone: 'Pacific/Kiritimati' });
     const reader = await createAccount('reader');
-    const post = await rpc(author, 'create_post', { p_body: 'sunrise first', p_emotion: 80, p_media: ['author/a.jpg'] });
+    const post = await rpc(author, 'create_post', { p_body: 'sunrise first', p_emotion: 80, p_media: [`${author.id}/a.jpg`] });
     const [{ today }] = await asRoot`select (now() at time zone 'Pacific/Kiritimati')::date::text as today`;
-    expect(post).toMatchObject({ body: 'sunrise first', emotion: 80, media: ['author/a.jpg'], privacy: 'public', day: today, edited_at: null });
+    expect(post).toMatchObject({ body: 'sunrise first', emotion: 80, media: [`${author.id}/a.jpg`], privacy: 'public', day: today, edited_at: null });
 
     expect(await errorOf(rpc(reader, 'edit_post', { p_post_id: post.id, p_changes: { body: 'mine now' } }))).toMatchObject({ code: 'PT403', hint: 'not_author' });
     expect(await errorOf(rpc(reader, 'delete_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT403' });

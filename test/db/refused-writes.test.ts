@@ -117,8 +117,8 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
       const badAvatar = await errorOf(as(bob, (tx) => tx`update public.profiles set avatar_url = ${avatar} where id = ${bob.id}`));
       expect([avatar, badAvatar.code]).toEqual([avatar, '23514']);
     }
-    const [avatar] = await as(bob, (tx) => tx`update public.profiles set avatar_url = 'bob/avatar-2.png' where id = ${bob.id} returning avatar_url`);
-    expect(avatar.avatar_url).toBe('bob/avatar-2.png');
+    const [avatar] = await as(bob, (tx) => tx`update public.profiles set avatar_url = ${`${bob.id}/avatar-2.png`} where id = ${bob.id} returning avatar_url`);
+    expect(avatar.avatar_url).toBe(`${bob.id}/avatar-2.png`);
     for (const zone of ['Pacific/Kiritimati', 'America/New_York', 'UTC']) {
       const [row] = await as(bob, (tx) => tx`update public.profiles set time_zone = ${zone} where id = ${bob.id} returning time_zone`);
       expect(row.time_zone).toBe(zone);

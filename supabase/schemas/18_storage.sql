@@ -1,0 +1,48 @@
+-- Media in Supabase Storage. The buckets are declared in config.toml (`avatars`, public; `media`, private),
+-- each user writes only in their own folder `<user id>/…`, and a media object is readable by whoever may see
+-- a post that references it: the visibility rule of posts, called here, not copied.
+
+create function private.may_read_media(p_name text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.posts p
+    where p.media @> array[p_name]
+      and private.can_see_post((select private.uid()), p.author_id, p.privacy, p.banned_at)
+  )
+$$;
+revoke execute on function private.may_read_media(text) from public;
+grant execute on function private.may_read_media(text) to anon, authenticated, service_role;
+comment on function private.may_read_media(text) is
+  'Whether the caller may see a post whose media include this object path of the media bucket.';
+
+-- The policies on storage.objects, where the storage schema exists (a hosted project, or a local stack that
+-- runs Supabase Storage). This project's local stack cannot run Storage, so here this does nothing.
+do $$
+begin
+  if to_regclass('storage.objects') is null then
+    raise notice 'no storage.objects here: the storage policies are not created';
+    return;
+  end if;
+  create policy "anyone reads avatars" on storage.objects
+  for select to anon, authenticated
+  using (bucket_id = 'avatars');
+  create policy "media are read by who may see a post using them" on storage.objects
+  for select to anon, authenticated
+  using (bucket_id = 'media' and (private.in_own_folder((select private.uid()), name) or private.may_read_media(name)));
+  create policy "users upload into their own folder" on storage.objects
+  for insert to authenticated
+  with check (bucket_id in ('avatars', 'media') and private.in_own_folder((select private.uid()), name));
+  create policy "users replace their own files" on storage.objects
+  for update to authenticated
+  using (bucket_id in ('avatars', 'media') and private.in_own_folder((select private.uid()), name))
+  with check (bucket_id in ('avatars', 'media') and private.in_own_folder((select private.uid()), name));
+  create policy "users delete their own files" on storage.objects
+  for delete to authenticated
+  using (bucket_id in ('avatars', 'media') and private.in_own_folder((select private.uid()), name));
+end;
+$$;
