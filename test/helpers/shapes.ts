@@ -1,8 +1,15 @@
 // Compares the keys of a JSON value with those a zod schema declares, at every level.
 import type { z } from '@hono/zod-openapi';
 
-// deno-lint-ignore no-explicit-any
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string> } & Record<string, any>;
+/** The parts of a zod definition walked here. */
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, string>;
+}
 
 const def = (schema: z.ZodType) => (schema as unknown as { def: Def }).def;
 const wrappers = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch']);
