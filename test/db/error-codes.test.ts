@@ -1,6 +1,6 @@
 // supabase/ERRORS.md lists every stable error code the API answers, under its HTTP status, and nothing else.
 // The codes are collected where they are raised: the SQL functions of the live database (private.fail and
-// HINT), and the facade's sources (new ApiError, the translation tables of lib/errors.ts and lib/auth-errors.ts).
+// HINT, in the project's schemas), and the facade's sources (new ApiError, the translation tables of lib/errors.ts and lib/auth-errors.ts).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,11 +46,20 @@ function callArguments(source: string, callee: RegExp, count: number): string[][
 const literals = (text: string) => [...text.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
 const statusOf = (text: string) => (/^\d{3}$/.test(text) ? Number(text) : undefined);
 
-async function raisedBySql(): Promise<Raised[]> {
+/** public and the schemas supabase/schemas/ creates (private, moderation…). */
+const projectSchemas = ['public', ...readdirSync('supabase/schemas').flatMap((file) =>
+  [...readFileSync(`supabase/schemas/${file}`, 'utf8').matchAll(/create schema (?:if not exists )?(\w+)/g)].map((m) => m[1]))];
+
+async function projectFunctions(): Promise<{ name: string; source: string }[]> {
   const functions = await asRoot`
     select n.nspname || '.' || p.proname as name, p.prosrc as source
     from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where n.nspname in ('public', 'private')`;
+    where n.nspname = any(${projectSchemas})`;
+  return functions.map(({ name, source }) => ({ name, source }));
+}
+
+async function raisedBySql(): Promise<Raised[]> {
+  const functions = await projectFunctions();
   return functions.flatMap(({ name, source }) => [
     ...callArguments(source, /private\.fail\(/, 2).flatMap(([status, code]) =>
       literals(code).map((c) => ({ code: c, status: statusOf(status), where: name }))),
@@ -128,8 +137,7 @@ describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
     const source = facade.find(({ file }) => file.endsWith('lib/errors.ts'))!.text;
     const mapped = [...source.matchAll(/'([0-9A-Z]{5})': \[(\d{3}), '([a-z_]+)'\]/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
     expect(sqlStates).toEqual(mapped.sort());
-    const functions = await asRoot`select p.prosrc as source from pg_proc p where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace)`;
-    const ownStates = functions.flatMap(({ source }) => [...source.matchAll(/errcode\s*=\s*'([0-9A-Z]{5})'/g)].map((m) => m[1]));
+    const ownStates = (await projectFunctions()).flatMap(({ source }) => [...source.matchAll(/errcode\s*=\s*'([0-9A-Z]{5})'/g)].map((m) => m[1]));
     expect(ownStates.length).toBeGreaterThan(0);
     expect(ownStates.filter((state) => !mapped.some((entry) => entry.startsWith(`${state} `)))).toEqual([]);
   });
