@@ -1,0 +1,156 @@
+// The facade answers with the JSON of the SQL API functions, and documents it with the zod schema of each route.
+// Each function is called here as real accounts would call it, and its JSON checked against its route's schema:
+// the same keys at every level, and a successful parse.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { z } from '@hono/zod-openapi';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { as, rpc } from '../helpers/db.ts';
+import { successSchema } from '../helpers/routes.ts';
+import { keyDiff } from '../helpers/shapes.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+const historyDrift = ['admin', 'created_at', 'database_role', 'element_type', 'reason'].map((key) => `$.items[].${key}: only in SQL`);
+
+/** Each function, the route that answers with its JSON and, when the route wraps it, the key it sits under. */
+const pairs: { fn: string; route: string; under?: string; knownDrift?: string[] }[] = [
+  { fn: 'me', route: 'GET /auth/user', under: 'profile' },
+  { fn: 'me', route: 'POST /auth/login', under: 'profile' },
+  { fn: 'update_profile', route: 'PUT /user', under: 'profile' },
+  { fn: 'reset_profile_picture', route: 'PUT /resetprofilepicture', under: 'profile' },
+  { fn: 'get_profile', route: 'GET /{username}' },
+  { fn: 'follow', route: 'POST /{username}/follow' },
+  { fn: 'follow_requests', route: 'GET /follow_requests' },
+  { fn: 'respond_follow_request', route: 'POST /{username}/respond_follow' },
+  { fn: 'followers', route: 'GET /{username}/followers' },
+  { fn: 'following', route: 'GET /{username}/following' },
+  { fn: 'remove_follower', route: 'DELETE /{username}/follower' },
+  { fn: 'set_close_friend', route: 'POST /close_friends/{username}' },
+  { fn: 'close_friends', route: 'GET /close_friends' },
+  { fn: 'block', route: 'POST /{username}/block' },
+  { fn: 'blocks', route: 'GET /blocks' },
+  { fn: 'report_user', route: 'POST /{username}/report' },
+  { fn: 'create_post', route: 'POST /post/create' },
+  { fn: 'get_post', route: 'GET /post/{postId}' },
+  { fn: 'edit_post', route: 'PUT /post/{postId}' },
+  { fn: 'like_post', route: 'POST /post/{postId}/like' },
+  { fn: 'post_likes', route: 'GET /post/{postId}/likes' },
+  { fn: 'report_post', route: 'POST /post/{postId}/report' },
+  { fn: 'user_posts', route: 'GET /{username}/posts' },
+  { fn: 'posts_by_day', route: 'GET /date' },
+  { fn: 'calendar', route: 'GET /{username}/calendar' },
+  { fn: 'delete_post', route: 'DELETE /post/{postId}' },
+  { fn: 'comment_post', route: 'POST /post/{postId}/comment' },
+  { fn: 'reply_comment', route: 'POST /post/comment/{commentId}/reply' },
+  { fn: 'get_comment', route: 'GET /post/comment/{commentId}' },
+  { fn: 'post_comments', route: 'GET /post/{postId}/comments' },
+  { fn: 'comment_replies', route: 'GET /post/comment/{commentId}/replies' },
+  { fn: 'like_comment', route: 'POST /post/comment/{commentId}/like' },
+  { fn: 'comment_likes', route: 'GET /post/comment/{commentId}/likes' },
+  { fn: 'report_comment', route: 'POST /post/comment/{commentId}/report' },
+  { fn: 'delete_comment', route: 'DELETE /post/comment/{commentId}' },
+  // Known drift, reported, not fixed here: admin.ts declares these answers with z.looseObject and DeletedSchema
+  // with .passthrough(), leaving out keys the SQL functions return.
+  { fn: 'admin_reports', route: 'GET /admin/reports', knownDrift: ['$.items[].latest_at: only in SQL', '$.items[].latest_reports: only in SQL'] },
+  { fn: 'admin_dismiss_report', route: 'DELETE /admin/report/{reportId}' },
+  { fn: 'admin_ban_user', route: 'POST /admin/user/{username}/ban' },
+  { fn: 'admin_ban_post', route: 'POST /admin/post/{postId}/ban' },
+  { fn: 'admin_bans', route: 'GET /admin/bans', knownDrift: ['$.items[].user: only in SQL', '$.items[].post: only in SQL'] },
+  {
+    fn: 'admin_ban_history',
+    route: 'GET /admin/banHistory/{elementId}',
+    knownDrift: historyDrift,
+  },
+  {
+    fn: 'admin_ban_history_by_admin',
+    route: 'GET /admin/banHistoryByAdmin/{username}',
+    knownDrift: historyDrift,
+  },
+  { fn: 'admin_delete_banned_post', route: 'DELETE /admin/post/{postId}' },
+  { fn: 'admin_delete_banned_user', route: 'DELETE /admin/user/{username}', knownDrift: ['$.username: only in SQL'] },
+];
+
+describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
+  const results = new Map<string, unknown>();
+
+  // Accounts that make every list non-empty and every viewer flag present; each result kept under its function.
+  beforeAll(async () => {
+    const [author, fan, moderator, secret, pest, offender] = await Promise.all(
+      ['author', 'fan', 'moderator', 'secret', 'pest', 'offender'].map((label) => createAccount(label, { isPrivate: label === 'secret' })),
+    );
+    await makeAdmin(moderator);
+    // rpc() looks up the parameters' types, which a function without parameters lacks.
+    const withoutArguments = async (actor: Account, fn: string) => (await as(actor, (tx) => tx.unsafe(`select public.${fn}() as result`)))[0].result;
+    const call = async (actor: Account, fn: string, args?: Record<string, unknown>) => {
+      const result = args ? await rpc(actor, fn, args) : await withoutArguments(actor, fn);
+      results.set(fn, result);
+      return result;
+    };
+
+    await call(author, 'me');
+    await call(author, 'update_profile', { p_changes: { bio: 'Days, kept.', avatar_url: `${author.id}/avatar.png` } });
+    await call(author, 'reset_profile_picture');
+    await call(fan, 'get_profile', { p_username: author.username });
+    await call(fan, 'follow', { p_username: author.username });
+    await rpc(fan, 'follow', { p_username: secret.username });
+    await call(secret, 'follow_requests', {});
+    await call(secret, 'respond_follow_request', { p_username: fan.username, p_accept: true });
+    await call(moderator, 'followers', { p_username: author.username });
+    await call(moderator, 'following', { p_username: fan.username });
+    await call(author, 'set_close_friend', { p_username: fan.username, p_close: true });
+    await call(author, 'close_friends', {});
+    await call(author, 'block', { p_username: pest.username });
+    await call(author, 'blocks', {});
+    await call(fan, 'report_user', { p_username: author.username, p_reason: 'rude' });
+
+    const post = await call(author, 'create_post', { p_body: 'A day', p_media: [`${author.id}/day.jpg`], p_emotion: 70 });
+    await call(fan, 'get_post', { p_post_id: post.id });
+    await call(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'A good day' } });
+    await call(fan, 'like_post', { p_post_id: post.id });
+    await call(moderator, 'post_likes', { p_post_id: post.id });
+    await call(fan, 'report_post', { p_post_id: post.id, p_reason: 'spam' });
+    await call(fan, 'user_posts', { p_username: author.username });
+    await call(fan, 'posts_by_day', { p_day: post.day, p_username: author.username });
+    await call(fan, 'calendar', { p_username: author.username });
+
+    const comment = await call(fan, 'comment_post', { p_post_id: post.id, p_body: 'Nice' });
+    const reply = await call(author, 'reply_comment', { p_comment_id: comment.id, p_body: 'Thanks' });
+    await call(moderator, 'get_comment', { p_comment_id: comment.id });
+    await call(moderator, 'post_comments', { p_post_id: post.id });
+    await call(moderator, 'comment_replies', { p_comment_id: comment.id });
+    await call(author, 'like_comment', { p_comment_id: comment.id });
+    await call(moderator, 'comment_likes', { p_comment_id: comment.id });
+    const report = await call(author, 'report_comment', { p_comment_id: comment.id, p_reason: 'off topic' });
+
+    const banned = await rpc(offender, 'create_post', { p_body: 'Spam' });
+    await call(moderator, 'admin_reports', {});
+    await call(moderator, 'admin_dismiss_report', { p_report_id: report.id });
+    await call(moderator, 'admin_ban_user', { p_username: offender.username, p_reason: 'spam', p_ban: true });
+    await call(moderator, 'admin_ban_post', { p_post_id: banned.id, p_reason: 'spam', p_ban: true });
+    await call(moderator, 'admin_bans', {});
+    await call(moderator, 'admin_ban_history', { p_element_id: offender.id });
+    await call(moderator, 'admin_ban_history_by_admin', { p_username: moderator.username });
+    await call(moderator, 'admin_delete_banned_post', { p_post_id: banned.id });
+    await call(moderator, 'admin_delete_banned_user', { p_username: offender.username });
+
+    await call(author, 'remove_follower', { p_username: fan.username });
+    await call(author, 'delete_comment', { p_comment_id: reply.id });
+    await call(author, 'delete_post', { p_post_id: post.id });
+  }, 120_000);
+
+  it.each(pairs)('$fn: the keys and values of $route', ({ fn, route, under, knownDrift = [] }) => {
+    const declared = successSchema(route);
+    const schema = under ? (declared as z.ZodObject<z.ZodRawShape>).shape[under] : declared;
+    const json = results.get(fn);
+    expect(json, `${fn} was called`).toBeDefined();
+    expect(keyDiff(schema, json).sort()).toEqual(knownDrift.sort());
+    expect(schema.safeParse(json).error?.issues ?? []).toEqual([]);
+  });
+
+  it('covers every function a route answers with', () => {
+    const routeSources = readdirSync('functions/api/routes').map((file) => readFileSync(`functions/api/routes/${file}`, 'utf8')).join('\n');
+    const called = [...routeSources.matchAll(/rpc\(c\.var\.deps, c\.var\.caller, '([a-z_]+)'/g)].map((m) => m[1]);
+    expect(called.length).toBeGreaterThan(30);
+    expect(called.filter((fn) => !pairs.some((pair) => pair.fn === fn))).toEqual([]);
+  });
+});

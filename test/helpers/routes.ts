@@ -1,0 +1,49 @@
+// The zod schemas the facade's routes declare, looked up by method and path in each router's OpenAPI registry:
+// the very schemas the routes validate requests with and document their answers by.
+import type { RouteConfig, z } from '@hono/zod-openapi';
+import { account } from '../../functions/api/routes/account.ts';
+import { admin } from '../../functions/api/routes/admin.ts';
+import { auth } from '../../functions/api/routes/auth.ts';
+import { comments } from '../../functions/api/routes/comments.ts';
+import { health } from '../../functions/api/routes/health.ts';
+import { posts } from '../../functions/api/routes/posts.ts';
+import { users } from '../../functions/api/routes/users.ts';
+
+const routers = [account, admin, auth, comments, health, posts, users];
+
+export const routes: RouteConfig[] = routers.flatMap((router) =>
+  router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : [])));
+
+/** The route of `'GET /{username}'`. */
+export function route(name: string): RouteConfig {
+  const [method, path] = name.split(' ');
+  const found = routes.find((r) => r.method === method.toLowerCase() && r.path === path);
+  if (!found) throw new Error(`no route ${name}`);
+  return found;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/** The fields of the route's JSON body. */
+export function bodyFields(name: string): z.ZodRawShape {
+  const schema = route(name).request?.body?.content?.['application/json']?.schema as AnyObject | undefined;
+  if (!schema) throw new Error(`${name} takes no JSON body`);
+  return schema.shape;
+}
+
+/** The schema of the route's successful (2xx) JSON answer. */
+export function successSchema(name: string): z.ZodType {
+  const [, response] = Object.entries(route(name).responses).find(([status]) => status.startsWith('2')) ?? [];
+  const schema = (response as { content?: Record<string, { schema?: z.ZodType }> } | undefined)?.content?.['application/json']?.schema;
+  if (!schema) throw new Error(`${name} declares no JSON success answer`);
+  return schema;
+}
+
+/** Every parameter called `name` in the OpenAPI document the routes make. */
+export function openApiParameters(name: string): { description?: string }[] {
+  return routers.flatMap((router) => {
+    const { paths = {} } = router.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
+    return Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { parameters?: { name: string }[] }>))
+      .flatMap((operation) => operation.parameters ?? []).filter((parameter) => parameter.name === name);
+  });
+}
