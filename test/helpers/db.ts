@@ -53,7 +53,7 @@ async function typesOf(fn: string): Promise<Map<string, string>> {
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       where n.nspname = 'public' and p.proname = ${fn}`;
     if (!row) throw new Error(`no function public.${fn}`);
-    types = new Map((row.names as string[]).map((name, i) => [name, row.types[i] as string]));
+    types = new Map(((row.names ?? []) as string[]).map((name, i) => [name, row.types[i] as string]));
     parameterTypes.set(fn, types);
   }
   return types;

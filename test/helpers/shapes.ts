@@ -9,6 +9,7 @@ interface Def {
   element?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   entries?: Record<string, string>;
+  options?: z.ZodType[];
 }
 
 const def = (schema: z.ZodType) => (schema as unknown as { def: Def }).def;
@@ -43,6 +44,11 @@ export function keyDiff(schema: z.ZodType, value: unknown, path = '$'): string[]
     const element = inner.element;
     if (value.length === 0) return def(unwrap(element)).type === 'object' ? [`${path}[]: empty, nothing checked`] : [];
     return [...new Set(value.flatMap((item) => keyDiff(element, item, `${path}[]`)))];
+  }
+  // A union (e.g. a banned user or a banned post): the value is checked against the option it fits best.
+  if (inner.type === 'union' && inner.options) {
+    const diffs = inner.options.map((option) => keyDiff(option, value, path));
+    return diffs.reduce((best, diff) => (diff.length < best.length ? diff : best));
   }
   if (inner.type !== 'object' || !inner.shape || !isObject(value)) return [];
   const shape = inner.shape;

@@ -4,7 +4,9 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, ProfileSchema, UsernameParam } from './schemas.ts';
+import {
+  AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, ProfileSchema, UsernameParam,
+} from './schemas.ts';
 
 const tags = ['admin'];
 const security = [{ bearerAuth: [] }];
@@ -14,14 +16,34 @@ const BanRequest = z.object({
   reason: z.string().trim().min(1).max(1000).openapi({ description: 'Why; kept in the ban history' }),
   ban: z.boolean().optional().openapi({ description: 'true bans, false unbans; omit to toggle' }),
 });
-const HistoryPage = pageOf(z.looseObject({ id: z.uuid(), action: z.enum(['ban', 'unban']), element_id: z.uuid() }), 'BanHistoryPage');
+const HistoryPage = pageOf(z.object({
+  id: z.uuid(),
+  element_type: z.enum(['user', 'post']),
+  element_id: z.uuid(),
+  action: z.enum(['ban', 'unban']),
+  reason: z.string(),
+  created_at: z.string(),
+  admin: AuthorSchema.nullable().openapi({ description: 'The admin who acted through the API' }),
+  database_role: z.string().nullable().openapi({ description: 'Or the database role of a Studio session' }),
+}).openapi('BanHistoryEntry'), 'BanHistoryPage');
+const ReportGroupPage = pageOf(z.object({
+  target_type: z.enum(['user', 'post', 'comment']),
+  target_id: z.uuid(),
+  reports_count: z.number().int(),
+  latest_at: z.string(),
+  latest_reports: z.array(z.object({ id: z.uuid(), reason: z.string(), created_at: z.string(), reporter: AuthorSchema.nullable() })),
+}).openapi('ReportGroup'), 'ReportGroupPage');
+const BanPage = pageOf(z.discriminatedUnion('type', [
+  z.object({ type: z.literal('user'), banned_at: z.string(), user: ProfileSchema }),
+  z.object({ type: z.literal('post'), banned_at: z.string(), post: PostSchema }),
+]).openapi('Ban'), 'BanPage');
 
 export const admin = createRouter()
   .openapi(createRoute({
     method: 'get', path: '/admin/reports', tags, security, middleware,
     summary: 'Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post', 'comment']).optional() }) },
-    responses: { 200: json(pageOf(z.looseObject({ target_type: z.string(), target_id: z.uuid(), reports_count: z.number() }), 'ReportGroupPage'), 'A page of reported elements'), ...adminErrors },
+    responses: { 200: json(ReportGroupPage, 'A page of reported elements'), ...adminErrors },
   }), async (c) => {
     const { type, cursor, limit } = c.req.valid('query');
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_reports', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
@@ -34,7 +56,7 @@ export const admin = createRouter()
   .openapi(createRoute({
     method: 'get', path: '/admin/bans', tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post']).optional() }) },
-    responses: { 200: json(pageOf(z.looseObject({ type: z.enum(['user', 'post']), banned_at: z.string() }), 'BanPage'), 'A page of banned elements'), ...adminErrors },
+    responses: { 200: json(BanPage, 'A page of banned elements'), ...adminErrors },
   }), async (c) => {
     const { type, cursor, limit } = c.req.valid('query');
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_bans', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
@@ -68,7 +90,11 @@ export const admin = createRouter()
     method: 'delete', path: '/admin/user/{username}', tags, security, middleware,
     summary: 'Delete a banned user and everything they own; their e-mail cannot register again',
     request: { params: UsernameParam },
-    responses: { 200: json(DeletedSchema, 'Deleted'), ...adminErrors, ...errorResponses({ 409: 'The user is not banned' }) },
+    responses: {
+      200: json(DeletedSchema.extend({ username: z.string() }).openapi('DeletedUser'), 'Deleted'),
+      ...adminErrors,
+      ...errorResponses({ 409: 'The user is not banned' }),
+    },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_user', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
     method: 'post', path: '/admin/post/{postId}/ban', tags, security, middleware, summary: 'Ban or unban a post, with a reason',

@@ -9,7 +9,11 @@ export const Username = z
   .openapi({ example: 'jane.doe' });
 
 export const Email = z.email().max(254).openapi({ example: 'jane@example.com' });
-export const Password = z.string().min(8, 'at least 8 characters').max(72, 'at most 72 characters');
+/** As Supabase Auth counts a password: in UTF-8 bytes, from minimum_password_length (config.toml) to bcrypt's 72. */
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+export const Password = z.string()
+  .refine((text) => utf8Bytes(text) >= 8, 'at least 8 bytes (UTF-8)')
+  .refine((text) => utf8Bytes(text) <= 72, 'at most 72 bytes (UTF-8)');
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
 /** As the database accepts it: no control characters, no bidirectional overrides (a name that reads as another). */
 export const DisplayName = z.string().max(50).regex(/^[^\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u, {
@@ -114,7 +118,7 @@ export const ReportSchema = z
   .object({ id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), created_at: z.string() })
   .openapi('Report');
 
-export const DeletedSchema = z.object({ deleted: z.literal(true), id: z.uuid() }).passthrough().openapi('Deleted');
+export const DeletedSchema = z.object({ deleted: z.literal(true), id: z.uuid() }).openapi('Deleted');
 
 export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
 
