@@ -128,7 +128,7 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
 
   it.each(pairs)('$fn: the keys and values of $route', ({ fn, route, under }) => {
     const declared = successSchema(route);
-    const schema = under ? (declared as z.ZodObject<z.ZodRawShape>).shape[under] : declared;
+    const schema = under ? (declared as z.ZodObject<z.ZodRawShape>).shape[under] as z.ZodType : declared;
     const json = results.get(fn);
     expect(json, `${fn} was called`).toBeDefined();
     expect(keyDiff(schema, json)).toEqual([]);

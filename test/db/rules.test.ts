@@ -229,8 +229,8 @@ function quoted(text: string): string {
   return JSON.stringify(text);
 }
 
-function queryShape(r: (typeof routes)[number]): z.ZodRawShape | undefined {
-  return (r.request?.query as z.ZodObject<z.ZodRawShape> | undefined)?.shape;
+function queryShape(r: (typeof routes)[number]): Record<string, z.ZodType> | undefined {
+  return (r.request?.query as z.ZodObject<z.ZodRawShape> | undefined)?.shape as Record<string, z.ZodType> | undefined;
 }
 
 function queryField(name: string, field: string): z.ZodType {

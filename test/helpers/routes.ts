@@ -25,10 +25,10 @@ export function route(name: string): RouteConfig {
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /** The fields of the route's JSON body. */
-export function bodyFields(name: string): z.ZodRawShape {
-  const schema = route(name).request?.body?.content?.['application/json']?.schema as AnyObject | undefined;
-  if (!schema) throw new Error(`${name} takes no JSON body`);
-  return schema.shape;
+export function bodyFields(name: string): Record<string, z.ZodType> {
+  const content = route(name).request?.body?.content?.['application/json'] as { schema?: AnyObject } | undefined;
+  if (!content?.schema) throw new Error(`${name} takes no JSON body`);
+  return content.schema.shape as Record<string, z.ZodType>;
 }
 
 /** The schema of the route's successful (2xx) JSON answer. */
@@ -40,10 +40,10 @@ export function successSchema(name: string): z.ZodType {
 }
 
 /** Every parameter called `name` in the OpenAPI document the routes make. */
-export function openApiParameters(name: string): { description?: string }[] {
+export function openApiParameters(name: string): { name: string; description?: string }[] {
   return routers.flatMap((router) => {
     const { paths = {} } = router.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
-    return Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { parameters?: { name: string }[] }>))
+    return Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>))
       .flatMap((operation) => operation.parameters ?? []).filter((parameter) => parameter.name === name);
   });
 }
