@@ -144,10 +144,13 @@ create function private.keep_ban_history()
 returns trigger
 language plpgsql
 volatile
+security definer
 set search_path = ''
 as $$
 begin
+  -- The one change allowed: the foreign key clearing the admin once their account is gone.
   if tg_op = 'UPDATE' and new.admin_id is null
+     and not exists (select 1 from auth.users u where u.id = old.admin_id)
      and (new.id, new.element_type, new.element_id, new.action, new.reason, new.database_role, new.created_at)
        is not distinct from (old.id, old.element_type, old.element_id, old.action, old.reason, old.database_role, old.created_at) then
     return new;
@@ -162,6 +165,10 @@ comment on function private.keep_ban_history() is 'Trigger: refuses changing or 
 create trigger keep_ban_history
 before update or delete on public.ban_history
 for each row execute function private.keep_ban_history();
+
+create trigger keep_ban_history_whole
+before truncate on public.ban_history
+for each statement execute function private.keep_ban_history();
 
 -- E-mails of deleted banned accounts: they cannot register again, nor be taken by an e-mail change.
 create table private.banned_emails (

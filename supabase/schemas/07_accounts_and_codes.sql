@@ -106,6 +106,31 @@ for each row
 when (old.email_confirmed_at is distinct from new.email_confirmed_at)
 execute function private.sync_profile_confirmation();
 
+-- A banned account's e-mail stays refused once the account is deleted, however it is deleted: by an admin,
+-- in Studio's Authentication page, or through Auth's admin API.
+create function private.keep_banned_email()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.banned_emails (email)
+  select lower(old.email)
+  where old.email is not null
+    and exists (select 1 from public.profiles p where p.id = old.id and p.banned_at is not null)
+  on conflict do nothing;
+  return old;
+end;
+$$;
+revoke execute on function private.keep_banned_email() from public;
+comment on function private.keep_banned_email() is 'Trigger on auth.users: a deleted banned account''s e-mail goes to private.banned_emails.';
+
+create trigger keep_banned_email
+before delete on auth.users
+for each row execute function private.keep_banned_email();
+
 -- A profile deleted directly (a row deleted in Studio) takes its Auth account with it, as deleting the account
 -- takes the profile: no account is left able to sign in without a profile. A banned one's e-mail stays
 -- refused, as when an admin deletes a banned user. (When Auth deletes the account, its row is gone already.)
@@ -117,6 +142,7 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- The profile is gone by the time Auth's row is deleted: a banned one's e-mail is kept here.
   if old.banned_at is not null then
     insert into private.banned_emails (email)
     select lower(u.email) from auth.users u where u.id = old.id and u.email is not null
@@ -185,6 +211,8 @@ when (old.recovery_token <> '' and new.recovery_token = ''
       and old.encrypted_password is not distinct from new.encrypted_password)
 execute function private.note_recovery_verified();
 
+-- The relabelling runs when Auth's transaction commits (a deferred trigger on auth.sessions, one of the auth
+-- tables hosted projects let a project add triggers to), after Auth has recorded the session's claims.
 create function private.limit_code_sessions()
 returns trigger
 language plpgsql
@@ -193,48 +221,42 @@ security definer
 set search_path = ''
 as $$
 begin
-  if new.authentication_method = 'otp'
-     and (select s.user_id::text from auth.sessions s where s.id = new.session_id)
-         is distinct from current_setting('private.recovered_user', true) then
-    new.authentication_method := 'email/signup';
+  if new.user_id::text is distinct from current_setting('private.recovered_user', true) then
+    update auth.mfa_amr_claims c set authentication_method = 'email/signup'
+    where c.session_id = new.id and c.authentication_method = 'otp';
   end if;
-  return new;
+  return null;
 end;
 $$;
 revoke execute on function private.limit_code_sessions() from public;
 comment on function private.limit_code_sessions() is
-  'Trigger on auth.mfa_amr_claims: a code session that is not a password recovery is recorded as email/signup.';
+  'Trigger on auth.sessions: a code session that is not a password recovery is recorded as email/signup.';
 
-create trigger limit_code_sessions
-before insert on auth.mfa_amr_claims
+create constraint trigger limit_code_sessions
+after insert on auth.sessions
+deferrable initially deferred
 for each row execute function private.limit_code_sessions();
 
--- A few wrong codes void the account's codes, whatever addresses the guesses come from.
--- Auth limits guesses per client address only. The facade takes an attempt here before each verification
--- it asks Auth for; past the limit, every outstanding code of the account is voided (the owner asks for a
--- new one). A new code e-mailed to the account starts the count again.
+-- A few wrong codes void a code, however many addresses the guesses come from; one address alone cannot.
+-- Auth limits guesses per client address only. The facade takes an attempt here before each verification it
+-- asks Auth for, counted per account, kind of code and client address: past 5 from one address, that address
+-- is refused; past 10 in all, the account's code of that kind is voided (its owner asks for a new one). A new
+-- code of the kind starts its count again. (Counting per account alone would let anyone void anyone's codes
+-- with six requests.)
 create table private.code_attempts (
-  user_id uuid primary key references auth.users (id) on delete cascade,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  kind text not null check (kind in ('signup', 'recovery', 'email_change')),
+  client text not null,
   attempts integer not null default 1 check (attempts > 0),
-  first_at timestamptz not null default now()
+  primary key (user_id, kind, client)
 );
 alter table private.code_attempts enable row level security;
 comment on table private.code_attempts is
-  'Verifications of e-mailed codes asked through the facade per account since its last code was sent (private.take_code_attempt).';
+  'Verifications of e-mailed codes asked through the facade, per account, kind and client address, since the last code of the kind.';
 
-create function private.max_code_attempts()
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
-  select 5
-$$;
-revoke execute on function private.max_code_attempts() from public;
-comment on function private.max_code_attempts() is 'Verifications allowed per e-mailed code before the account''s codes are voided.';
-
--- p_email is the address the code was sent to: for an e-mail change, the old or the new one.
-create function private.take_code_attempt(p_email text)
+-- p_email is the address the code was sent to (for an e-mail change, the old or the new one); p_kind is
+-- signup, recovery (also the deletion code, a magic-link code) or email_change.
+create function private.take_code_attempt(p_email text, p_kind text, p_client text)
 returns boolean
 language plpgsql
 volatile
@@ -242,38 +264,54 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_exhausted uuid[];
+  v_refused boolean;
+  v_voided uuid[];
 begin
   with targets as (
-    select u.id from auth.users u where u.email = lower(p_email) and not u.is_sso_user
+    select u.id from auth.users u
+    where u.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u.email) = lower(p_email)
     union
-    select u.id from auth.users u where u.email_change = lower(p_email) and u.email_change <> ''
+    select u.id from auth.users u where p_kind = 'email_change' and lower(u.email_change) = lower(p_email)
   ),
   counted as (
-    insert into private.code_attempts as a (user_id)
-    select t.id from targets t
-    on conflict (user_id) do update set attempts = a.attempts + 1
+    insert into private.code_attempts as a (user_id, kind, client)
+    select t.id, p_kind, coalesce(p_client, '') from targets t
+    on conflict (user_id, kind, client) do update set attempts = a.attempts + 1
     returning a.user_id, a.attempts
+  ),
+  -- The statement's snapshot shows the counts before this attempt: the total is theirs plus one.
+  totals as (
+    select c.user_id, c.attempts,
+      1 + (select coalesce(sum(o.attempts), 0) from private.code_attempts o
+           where o.user_id = c.user_id and o.kind = p_kind) as total
+    from counted c
   )
-  select coalesce(array_agg(c.user_id) filter (where c.attempts > private.max_code_attempts()), '{}')
-  into v_exhausted
-  from counted c;
+  select coalesce(bool_or(t.attempts > 5 or t.total > 10), false),
+         coalesce(array_agg(t.user_id) filter (where t.total > 10), '{}')
+  into v_refused, v_voided
+  from totals t;
 
-  if cardinality(v_exhausted) = 0 then
-    return true;
+  if cardinality(v_voided) > 0 then
+    update auth.users u set
+      confirmation_token = case when p_kind = 'signup' then '' else u.confirmation_token end,
+      recovery_token = case when p_kind = 'recovery' then '' else u.recovery_token end,
+      email_change_token_current = case when p_kind = 'email_change' then '' else u.email_change_token_current end,
+      email_change_token_new = case when p_kind = 'email_change' then '' else u.email_change_token_new end
+    where u.id = any (v_voided);
+    delete from auth.one_time_tokens t
+    where t.user_id = any (v_voided)
+      and t.token_type::text = any (case p_kind
+        when 'signup' then array['confirmation_token']
+        when 'recovery' then array['recovery_token']
+        else array['email_change_token_current', 'email_change_token_new'] end);
   end if;
-  update auth.users u set
-    confirmation_token = '', recovery_token = '', email_change_token_current = '', email_change_token_new = '',
-    reauthentication_token = ''
-  where u.id = any (v_exhausted);
-  delete from auth.one_time_tokens t where t.user_id = any (v_exhausted);
-  return false;
+  return not v_refused;
 end;
 $$;
-revoke execute on function private.take_code_attempt(text) from public;
-grant execute on function private.take_code_attempt(text) to service_role;
-comment on function private.take_code_attempt(text) is
-  'Counts a verification of a code sent to p_email; false (and every code of the account voided) past the limit.';
+revoke execute on function private.take_code_attempt(text, text, text) from public;
+grant execute on function private.take_code_attempt(text, text, text) to service_role;
+comment on function private.take_code_attempt(text, text, text) is
+  'Counts a verification of a p_kind code sent to p_email from p_client; false past 5 from that client or 10 in all (the code is then voided).';
 
 create function private.reset_code_attempts()
 returns trigger
@@ -283,12 +321,17 @@ security definer
 set search_path = ''
 as $$
 begin
-  delete from private.code_attempts a where a.user_id = new.id;
+  delete from private.code_attempts a
+  where a.user_id = new.id
+    and (a.kind = 'signup' and old.confirmation_sent_at is distinct from new.confirmation_sent_at
+      or a.kind = 'recovery' and old.recovery_sent_at is distinct from new.recovery_sent_at
+      or a.kind = 'email_change' and old.email_change_sent_at is distinct from new.email_change_sent_at);
   return null;
 end;
 $$;
 revoke execute on function private.reset_code_attempts() from public;
-comment on function private.reset_code_attempts() is 'Trigger on auth.users: a new code e-mailed to the account starts its count of attempts again.';
+comment on function private.reset_code_attempts() is
+  'Trigger on auth.users: a new code of a kind e-mailed to the account starts the count of that kind again.';
 
 create trigger reset_code_attempts
 after update of confirmation_sent_at, recovery_sent_at, email_change_sent_at on auth.users
@@ -318,7 +361,8 @@ security definer
 set search_path = ''
 as $$
   with account as (
-    select u.id from auth.users u where u.email = lower(p_email) and not u.is_sso_user
+    select u.id from auth.users u
+    where u.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u.email) = lower(p_email)
   ),
   allowed as (
     insert into private.code_mails as m (user_id, kind)

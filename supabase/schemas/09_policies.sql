@@ -216,7 +216,7 @@ using ((select private.is_admin()));
 
 -- ban_history ------------------------------------------------------------------------------------------
 grant select on public.ban_history to authenticated;
-grant all on public.ban_history to service_role;
+grant select, insert on public.ban_history to service_role;
 
 create policy "admins read the ban history" on public.ban_history
 for select to authenticated

@@ -121,10 +121,7 @@ begin
   if not exists (select 1 from public.profiles p where p.id = p_user and p.banned_at is not null) then
     perform private.fail(409, 'not_banned', 'Only a banned user can be deleted by an admin');
   end if;
-  insert into private.banned_emails (email)
-  select lower(u.email) from auth.users u where u.id = p_user and u.email is not null
-  on conflict do nothing;
-  delete from auth.users where id = p_user;
+  delete from auth.users where id = p_user; -- its e-mail stays refused (private.keep_banned_email)
 end;
 $$;
 revoke execute on function private.delete_banned_user(uuid) from public;

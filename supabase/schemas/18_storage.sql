@@ -28,9 +28,8 @@ begin
     raise notice 'no storage.objects here: the storage policies are not created';
     return;
   end if;
-  create policy "anyone reads avatars" on storage.objects
-  for select to anon, authenticated
-  using (bucket_id = 'avatars');
+  -- Avatars need no read policy: a public bucket serves its files by URL, and a policy would let anyone
+  -- list the bucket, that is every account's id.
   create policy "media are read by who may see a post using them" on storage.objects
   for select to anon, authenticated
   using (bucket_id = 'media' and (private.in_own_folder((select private.uid()), name) or private.may_read_media(name)));

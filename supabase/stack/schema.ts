@@ -60,7 +60,9 @@ export async function buildScratch(superuserUrl: string, name: string, files: st
   await dropScratch(superuserUrl, name, logDir);
   await psql(databaseUrl(superuserUrl, 'template1'), ['-c', `create database ${name} template ${authTemplate}`], logDir);
   const url = databaseUrl(superuserUrl, name);
-  await psql(url, files.flatMap((file) => ['-f', file]), logDir);
+  // In one transaction, as `supabase db push` applies a migration: a generated one turns function body checks
+  // off for its transaction (`set local`), since it may create a function before one it calls.
+  await psql(url, ['--single-transaction', ...files.flatMap((file) => ['-f', file])], logDir);
   return url;
 }
 

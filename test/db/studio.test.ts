@@ -1,7 +1,7 @@
 // Admins in Supabase Studio act as a database role without a user (here the cluster's `postgres`, as
 // Studio's SQL and table editors do). Whatever they edit, delete or run leaves the database consistent.
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
+import { createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning } from '../helpers/stack.ts';
@@ -104,6 +104,21 @@ studio('rows deleted in Studio', () => {
     expect(await errorOf(asRoot`delete from public.ban_history where element_id = ${banned.id}`)).toMatchObject({ hint: 'ban_history_is_append_only' });
     expect(await errorOf(asRoot`update public.ban_history set reason = 'nothing' where element_id = ${banned.id}`))
       .toMatchObject({ hint: 'ban_history_is_append_only' });
+    expect(await errorOf(asRoot`truncate public.ban_history`)).toMatchObject({ hint: 'ban_history_is_append_only' });
     expect(await asRoot`select 1 from public.ban_history where element_id = ${banned.id}`).toHaveLength(1);
+    // Nor is an admin's name taken off an entry while the admin's account exists.
+    const admin = await createAccount('admin');
+    const troll = await createAccount('troll');
+    await makeAdmin(admin);
+    await rpc(admin, 'admin_ban_user', { p_username: troll.username, p_reason: 'spam' });
+    expect(await errorOf(asRoot`update public.ban_history set admin_id = null where element_id = ${troll.id}`))
+      .toMatchObject({ hint: 'ban_history_is_append_only' });
+  });
+
+  it('an Auth account deleted from Studio\'s Authentication page keeps a banned one\'s e-mail refused', async () => {
+    const banned = await createAccount('banned');
+    await asRoot`select moderation.ban_user(${banned.username}, 'fraud')`;
+    await asRoot`delete from auth.users where id = ${banned.id}`;
+    expect(await asRoot`select 1 from private.banned_emails where email = ${banned.email.toLowerCase()}`).toHaveLength(1);
   });
 });

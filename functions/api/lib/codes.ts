@@ -1,22 +1,46 @@
-// The e-mailed codes: how many verifications an account's code may take, and how often a code e-mail may go
-// to an account. Both are counted in the database (private.take_code_attempt, private.may_mail_code), where
-// concurrent requests from any number of addresses meet the same row.
+// The e-mailed codes: how many verifications a code may take, and how often a code e-mail may go to an
+// account. Both are counted in the database (private.take_code_attempt, private.may_mail_code), where
+// concurrent requests from any number of addresses meet the same rows.
+import type { AuthSession } from './auth-api.ts';
+import { fromAuth, translations } from './auth-errors.ts';
 import type { Deps } from './context.ts';
 import { asCaller } from './db.ts';
-import { translations } from './auth-errors.ts';
 import { ApiError } from './errors.ts';
+import { atLeast } from './fixed-time.ts';
 import { server } from './tokens.ts';
 
-/** The answer to a wrong, expired or voided code: Auth's own, so the three cannot be told apart. */
+/** How long a verification takes, whatever its outcome: above the time Auth takes to check a code. */
+const verifyMs = 400;
+
+/** The answer to a wrong, expired or voided code: Auth's own, so that they cannot be told apart. */
 export function invalidCode(): ApiError {
   const [status, code, message] = translations.otp_expired;
   return new ApiError(status, code, message);
 }
 
-/** Counts a verification of a code sent to `email`; past the limit the account's codes are void: 400. */
-export async function takeCodeAttempt(deps: Deps, email: string): Promise<void> {
-  const [{ allowed }] = await asCaller(deps.sql, server, (tx) => tx`select private.take_code_attempt(${email}) as allowed`);
-  if (!allowed) throw invalidCode();
+type CodeType = 'signup' | 'email_change' | 'recovery' | 'magiclink';
+
+/** The count each code type's attempts go to: a magic-link (deletion) code is a recovery token in Auth. */
+const attemptKinds: Record<CodeType, string> = {
+  signup: 'signup',
+  email_change: 'email_change',
+  recovery: 'recovery',
+  magiclink: 'recovery',
+};
+
+/**
+ * Verifies a code with Auth, once the attempt is counted. A wrong, expired or voided code, an unknown address and
+ * a banned account (which Auth refuses before the code) all get the same answer in the same time.
+ */
+export function verifyCode(deps: Deps, type: CodeType, email: string, code: string, clientIp?: string): Promise<AuthSession> {
+  return atLeast(verifyMs, async () => {
+    const [{ allowed }] = await asCaller(deps.sql, server, (tx) =>
+      tx`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`);
+    if (!allowed) throw invalidCode();
+    return await deps.auth.verify(type, email, code, clientIp).catch((error) => {
+      throw fromAuth(error, { user_banned: translations.otp_expired });
+    });
+  });
 }
 
 export type CodeMail = 'signup' | 'recovery' | 'deletion';

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
-import { invalidCode, takeCodeAttempt } from '../lib/codes.ts';
+import { invalidCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
@@ -114,10 +114,7 @@ export const account = createRouter()
     const { code } = c.req.valid('json');
     const { deps, caller, clientIp } = c.var;
     const profile = await ownProfile(deps, caller);
-    await takeCodeAttempt(deps, profile.email);
-    const proof = await deps.auth.verify('magiclink', profile.email, code, clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
+    const proof = await verifyCode(deps, 'magiclink', profile.email, code, clientIp);
     if (proof.user.id !== profile.id) throw invalidCode();
     // Deleting the Auth user cascades to the profile and everything it owns (see the migrations).
     await deps.auth.deleteUser(profile.id).catch((error) => {

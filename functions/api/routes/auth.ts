@@ -4,7 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { asCaller } from '../lib/db.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
-import { mayMailCode, takeCodeAttempt } from '../lib/codes.ts';
+import { mayMailCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
 import type { Deps } from '../lib/context.ts';
@@ -204,10 +204,7 @@ export const auth = createRouter()
   })
   .openapi(confirmEmail, async (c) => {
     const { email, code, type } = c.req.valid('json');
-    await takeCodeAttempt(c.var.deps, email);
-    const session = await c.var.deps.auth.verify(type, email, code, c.var.clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
+    const session = await verifyCode(c.var.deps, type, email, code, c.var.clientIp);
     // An e-mail change confirmed on one address only: Auth answers without a session.
     if (!session.access_token) {
       return c.json({ message: 'This address is confirmed; now confirm the code sent to the other one' }, 202);
@@ -261,23 +258,22 @@ export const auth = createRouter()
   .openapi(resetPassword, async (c) => {
     const { email, code, password } = c.req.valid('json');
     const { deps, clientIp } = c.var;
-    await takeCodeAttempt(deps, email);
-    const recovery = await deps.auth.verify('recovery', email, code, clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
-    // The recovery session may set a password without the current one (and Auth ends every other session).
-    await deps.auth.updateUser(recovery.access_token, { password }, clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
-    // The client gets a password session instead, held to the current password like any other: a stolen
-    // copy of it cannot change the password again. The recovery session ends here.
-    const session = await deps.auth.signIn(email, password, clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
-    await deps.auth.logout(recovery.access_token, 'local').catch((error) => {
-      throw fromAuth(error);
-    });
-    return c.json(await sessionReply(deps, session), 200);
+    const recovery = await verifyCode(deps, 'recovery', email, code, clientIp);
+    try {
+      // The recovery session may set a password without the current one (and Auth ends every other session).
+      await deps.auth.updateUser(recovery.access_token, { password }, clientIp).catch((error) => {
+        throw fromAuth(error);
+      });
+      // The client gets a password session instead, held to the current password like any other: a stolen
+      // copy of it cannot change the password again.
+      const session = await deps.auth.signIn(email, password, clientIp).catch((error) => {
+        throw fromAuth(error);
+      });
+      return c.json(await sessionReply(deps, session), 200);
+    } finally {
+      // Whatever happened, the recovery session ends here.
+      await deps.auth.logout(recovery.access_token, 'local').catch(() => undefined);
+    }
   })
   .openapi(resendCode, async (c) => {
     const { email, type } = c.req.valid('json');
