@@ -16,6 +16,7 @@ import { account } from './routes/account.ts';
 import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
 import { comments } from './routes/comments.ts';
+import { docs, openApiRoute } from './routes/docs.ts';
 import { health } from './routes/health.ts';
 import { posts } from './routes/posts.ts';
 import { users } from './routes/users.ts';
@@ -76,13 +77,14 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
-  app.get('/openapi.json', (c) =>
+  app.openapi(openApiRoute, (c) =>
     c.json(withCommonErrors(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'DayKeeper social API', version: '0.1.0' },
       servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
     }))));
-  // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document included).
+  app.route('/', docs);
+  // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
   app.route('/', users);
   app.notFound((c) => {
     throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);

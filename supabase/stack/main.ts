@@ -9,6 +9,7 @@
 //   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureChromiumInstalled } from './chromium.ts';
 import { profile, readConfig, repoRoot } from './config.ts';
 import { elapsed, info, warn } from './log.ts';
 import { assertPortFree, stopAll } from './processes.ts';
@@ -38,6 +39,7 @@ ${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   Auth             ${stack.urls.auth}${stack.authUnavailable ? '   (NOT RUNNING, see above)' : ''}
   REST facade      ${stack.urls.functions}/api   (health: ${stack.urls.functions}/api/health)
   OpenAPI          ${stack.urls.functions}/api/openapi.json
+  API reference    ${stack.urls.functions}/api/docs
   Database         ${stack.superuserUrl}
   Mailpit          ${stack.urls.mailpit}
   anon key         ${stack.keys.anonKey}
@@ -90,6 +92,7 @@ async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise
     Deno.exit(130);
   });
   try {
+    if (mode === 'run') await ensureChromiumInstalled();
     const stack = await up(profile('test', readConfig()));
     info(`test stack ready in ${elapsed()}; running vitest ${mode}`);
     const vitest = join(repoRoot, 'node_modules', '.bin', 'vitest');

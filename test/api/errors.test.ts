@@ -81,7 +81,7 @@ describe('GET /openapi.json', () => {
       'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',
       'GET /api/admin/banHistory/{elementId}', 'GET /api/admin/banHistoryByAdmin/{username}', 'GET /api/admin/bans',
       'GET /api/admin/reports', 'GET /api/auth/google', 'GET /api/auth/user', 'GET /api/blocks', 'GET /api/close_friends',
-      'GET /api/date', 'GET /api/follow_requests', 'GET /api/health', 'GET /api/post/comment/{commentId}',
+      'GET /api/date', 'GET /api/follow_requests', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/post/comment/{commentId}',
       'GET /api/post/comment/{commentId}/likes', 'GET /api/post/comment/{commentId}/replies', 'GET /api/post/{postId}',
       'GET /api/post/{postId}/comments', 'GET /api/post/{postId}/likes', 'GET /api/{username}', 'GET /api/{username}/calendar',
       'GET /api/{username}/followers', 'GET /api/{username}/following', 'GET /api/{username}/posts',

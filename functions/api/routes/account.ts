@@ -24,6 +24,7 @@ const profileFields = {
 const editAccount = createRoute({
   method: 'put',
   path: '/user',
+  operationId: 'updateAccount',
   tags,
   summary: 'Edit the profile; changing the e-mail or the password needs the current password',
   description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
@@ -48,6 +49,7 @@ const editAccount = createRoute({
 const resetPicture = createRoute({
   method: 'put',
   path: '/resetprofilepicture',
+  operationId: 'resetProfilePicture',
   tags,
   summary: 'Back to the default avatar',
   middleware: [requireUser] as const,
@@ -58,6 +60,7 @@ const resetPicture = createRoute({
 const deleteAccount = createRoute({
   method: 'delete',
   path: '/user',
+  operationId: 'deleteAccount',
   tags,
   summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
   middleware: [requireUser] as const,

@@ -40,7 +40,7 @@ const BanPage = pageOf(z.discriminatedUnion('type', [
 
 export const admin = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/admin/reports', tags, security, middleware,
+    method: 'get', path: '/admin/reports', operationId: 'adminListReports', tags, security, middleware,
     summary: 'Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post', 'comment']).optional() }) },
     responses: { 200: json(ReportGroupPage, 'A page of reported elements'), ...adminErrors },
@@ -49,12 +49,12 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_reports', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/report/{reportId}', tags, security, middleware, summary: 'Dismiss a report',
+    method: 'delete', path: '/admin/report/{reportId}', operationId: 'adminDismissReport', tags, security, middleware, summary: 'Dismiss a report',
     request: { params: z.object({ reportId: z.uuid().openapi({ param: { name: 'reportId', in: 'path' } }) }) },
     responses: { 200: json(DeletedSchema, 'Dismissed'), ...adminErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_dismiss_report', { p_report_id: c.req.valid('param').reportId }), 200))
   .openapi(createRoute({
-    method: 'get', path: '/admin/bans', tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
+    method: 'get', path: '/admin/bans', operationId: 'adminListBans', tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post']).optional() }) },
     responses: { 200: json(BanPage, 'A page of banned elements'), ...adminErrors },
   }), async (c) => {
@@ -62,7 +62,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_bans', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/admin/banHistory/{elementId}', tags, security, middleware, summary: 'Every ban and unban of one user or post',
+    method: 'get', path: '/admin/banHistory/{elementId}', operationId: 'adminGetBanHistory', tags, security, middleware, summary: 'Every ban and unban of one user or post',
     request: { params: z.object({ elementId: z.uuid().openapi({ param: { name: 'elementId', in: 'path' } }) }), query: PageQuery },
     responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
   }), async (c) => {
@@ -70,7 +70,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history', { p_element_id: c.req.valid('param').elementId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/admin/banHistoryByAdmin/{username}', tags, security, middleware, summary: 'The bans and unbans one admin made',
+    method: 'get', path: '/admin/banHistoryByAdmin/{username}', operationId: 'adminGetBanHistoryByAdmin', tags, security, middleware, summary: 'The bans and unbans one admin made',
     request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
   }), async (c) => {
@@ -78,7 +78,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history_by_admin', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/admin/user/{username}/ban', tags, security, middleware,
+    method: 'post', path: '/admin/user/{username}/ban', operationId: 'adminBanUser', tags, security, middleware,
     summary: 'Ban or unban a user, with a reason (admins cannot be banned)',
     request: { params: UsernameParam, ...body(BanRequest) },
     responses: { 200: json(z.object({ banned: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state, or an admin' }) },
@@ -87,7 +87,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_user', { p_username: c.req.valid('param').username, p_reason: reason, p_ban: ban }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/user/{username}', tags, security, middleware,
+    method: 'delete', path: '/admin/user/{username}', operationId: 'adminDeleteUser', tags, security, middleware,
     summary: 'Delete a banned user and everything they own; their e-mail cannot register again',
     request: { params: UsernameParam },
     responses: {
@@ -97,7 +97,7 @@ export const admin = createRouter()
     },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_user', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
-    method: 'post', path: '/admin/post/{postId}/ban', tags, security, middleware, summary: 'Ban or unban a post, with a reason',
+    method: 'post', path: '/admin/post/{postId}/ban', operationId: 'adminBanPost', tags, security, middleware, summary: 'Ban or unban a post, with a reason',
     request: { params: PostIdParam, ...body(BanRequest) },
     responses: { 200: json(z.object({ banned: z.boolean(), post: PostSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state' }) },
   }), async (c) => {
@@ -105,7 +105,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_post', { p_post_id: c.req.valid('param').postId, p_reason: reason, p_ban: ban }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/post/{postId}', tags, security, middleware, summary: 'Delete a banned post',
+    method: 'delete', path: '/admin/post/{postId}', operationId: 'adminDeletePost', tags, security, middleware, summary: 'Delete a banned post',
     request: { params: PostIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...adminErrors, ...errorResponses({ 409: 'The post is not banned' }) },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_post', { p_post_id: c.req.valid('param').postId }), 200));

@@ -21,6 +21,8 @@ const sentAnyway = 'If an account exists for this address, we sent it a code';
 const register = createRoute({
   method: 'post',
   path: '/auth/register',
+  operationId: 'register',
+  security: [],
   tags,
   summary: 'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
   request: body(z.object({
@@ -42,6 +44,8 @@ const register = createRoute({
 const confirmEmail = createRoute({
   method: 'post',
   path: '/auth/confirm_email',
+  operationId: 'confirmEmail',
+  security: [],
   tags,
   summary: 'Confirm an e-mail address with the 6-digit code; answers with a session',
   description: 'type signup (the default) confirms a new account; type email_change confirms a new address ' +
@@ -57,6 +61,8 @@ const confirmEmail = createRoute({
 const login = createRoute({
   method: 'post',
   path: '/auth/login',
+  operationId: 'login',
+  security: [],
   tags,
   summary: 'Sign in with a username or e-mail and the password',
   request: body(z.object({
@@ -73,6 +79,8 @@ const login = createRoute({
 const google = createRoute({
   method: 'get',
   path: '/auth/google',
+  operationId: 'signInWithGoogle',
+  security: [],
   tags,
   summary: 'Start signing in (or up) with Google: a redirect to Supabase Auth',
   description: 'After Google, Supabase Auth redirects to `redirect_to` with the session in the URL fragment ' +
@@ -87,6 +95,8 @@ const google = createRoute({
 const refresh = createRoute({
   method: 'post',
   path: '/auth/refresh',
+  operationId: 'refreshSession',
+  security: [],
   tags,
   summary: 'Trade a refresh token for a new session (the refresh token rotates)',
   request: body(z.object({ refresh_token: z.string().min(1).max(512) })),
@@ -99,6 +109,8 @@ const refresh = createRoute({
 const forgetPassword = createRoute({
   method: 'post',
   path: '/auth/forget_password',
+  operationId: 'forgetPassword',
+  security: [],
   tags,
   summary: 'E-mail a password reset code; the same answer whether or not the account exists',
   request: body(z.object({ email: Email })),
@@ -108,6 +120,8 @@ const forgetPassword = createRoute({
 const resetPassword = createRoute({
   method: 'post',
   path: '/auth/reset_password',
+  operationId: 'resetPassword',
+  security: [],
   tags,
   summary: 'Set a new password with the e-mailed code; signs out every other session',
   request: body(z.object({ email: Email, code: Code, password: Password })),
@@ -120,6 +134,8 @@ const resetPassword = createRoute({
 const resendCode = createRoute({
   method: 'post',
   path: '/auth/resend_code',
+  operationId: 'resendCode',
+  security: [],
   tags,
   summary: 'Send the confirmation (or password reset) code again; the same answer whether or not the account exists',
   request: body(z.object({ email: Email, type: z.enum(['signup', 'recovery']).default('signup') })),
@@ -129,6 +145,7 @@ const resendCode = createRoute({
 const getUser = createRoute({
   method: 'get',
   path: '/auth/user',
+  operationId: 'getCurrentUser',
   tags,
   summary: 'The signed-in user: account and profile, with their own e-mail',
   middleware: [requireUser] as const,
@@ -142,6 +159,7 @@ const getUser = createRoute({
 const requestDeleteCode = createRoute({
   method: 'post',
   path: '/auth/requestdeletecode',
+  operationId: 'requestDeleteCode',
   tags,
   summary: 'E-mail the signed-in user a code that confirms deleting their account (DELETE /user)',
   middleware: [requireUser] as const,
@@ -152,6 +170,7 @@ const requestDeleteCode = createRoute({
 const logout = createRoute({
   method: 'post',
   path: '/auth/logout',
+  operationId: 'logout',
   tags,
   summary: 'End this session, or every session of the account with {"all": true}',
   middleware: [requireUser] as const,

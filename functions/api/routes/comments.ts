@@ -15,14 +15,14 @@ const writeErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in',
 
 export const comments = createRouter()
   .openapi(createRoute({
-    method: 'post', path: '/post/{postId}/comment', tags, security, summary: 'Comment on a post',
+    method: 'post', path: '/post/{postId}/comment', operationId: 'createComment', tags, security, summary: 'Comment on a post',
     middleware: [requireUser] as const, request: { params: PostIdParam, ...body(CommentBody) },
     responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors },
   }), async (c) => {
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_post', { p_post_id: c.req.valid('param').postId, p_body: c.req.valid('json').body }), 201);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/{postId}/comments', tags, summary: "A post's comments (not replies), newest first",
+    method: 'get', path: '/post/{postId}/comments', operationId: 'listComments', tags, summary: "A post's comments (not replies), newest first",
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
   }), async (c) => {
@@ -30,12 +30,12 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'post_comments', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}', tags, summary: 'A comment',
+    method: 'get', path: '/post/comment/{commentId}', operationId: 'getComment', tags, summary: 'A comment',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(CommentSchema, 'The comment'), ...readErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }), 200))
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}/replies', tags, summary: 'Replies to a comment, newest first',
+    method: 'get', path: '/post/comment/{commentId}/replies', operationId: 'listReplies', tags, summary: 'Replies to a comment, newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of replies'), ...readErrors },
   }), async (c) => {
@@ -43,14 +43,14 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_replies', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/reply', tags, security, summary: 'Reply to a comment',
+    method: 'post', path: '/post/comment/{commentId}/reply', operationId: 'replyToComment', tags, security, summary: 'Reply to a comment',
     middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(CommentBody) },
     responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors },
   }), async (c) => {
     return c.json(await rpc(c.var.deps, c.var.caller, 'reply_comment', { p_comment_id: c.req.valid('param').commentId, p_body: c.req.valid('json').body }), 201);
   })
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/like', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
+    method: 'post', path: '/post/comment/{commentId}/like', operationId: 'likeComment', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
     middleware: [requireUser] as const,
     request: {
       params: CommentIdParam,
@@ -62,7 +62,7 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'like_comment', { p_comment_id: c.req.valid('param').commentId, p_like: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}/likes', tags, summary: 'Who liked the comment (those you may see), newest first',
+    method: 'get', path: '/post/comment/{commentId}/likes', operationId: 'listCommentLikes', tags, summary: 'Who liked the comment (those you may see), newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
@@ -70,7 +70,7 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_likes', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/post/comment/{commentId}', tags, security,
+    method: 'delete', path: '/post/comment/{commentId}', operationId: 'deleteComment', tags, security,
     summary: "Delete a comment and its replies (its author, the post's author, or an admin)",
     middleware: [requireUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not yours to delete' }) },
@@ -78,7 +78,7 @@ export const comments = createRouter()
   // Not in the spec, which reports users and posts only: comments are reportable too (docs/PRODUCT.md), and the
   // admins' report lists group them.
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/report', tags, security, summary: 'Report a comment to the admins',
+    method: 'post', path: '/post/comment/{commentId}/report', operationId: 'reportComment', tags, security, summary: 'Report a comment to the admins',
     middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(Reason) },
     responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this comment' }) },
   }), async (c) => {

@@ -16,6 +16,8 @@ const HealthSchema = z
 const route = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
+  security: [],
   tags: ['health'],
   summary: 'State of the facade and of the services it depends on',
   responses: {

@@ -1,0 +1,49 @@
+// The API's own description: GET /openapi.json (declared here, served by app.ts, which builds the document)
+// and GET /docs, Swagger UI over it. Swagger UI's script and styles come from the swagger-ui-dist package
+// through this function, never from a CDN: the page renders wherever the function itself can be reached.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { swaggerUI } from '@hono/swagger-ui';
+import { createRoute, z } from '@hono/zod-openapi';
+import swaggerUiDist from 'swagger-ui-dist/absolute-path.js';
+import { createRouter } from '../lib/router.ts';
+
+export const openApiRoute = createRoute({
+  method: 'get',
+  path: '/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tags: ['docs'],
+  summary: 'This OpenAPI 3.1 document (rendered at GET /docs)',
+  security: [],
+  responses: {
+    200: {
+      description: 'The document',
+      content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+    },
+  },
+});
+
+const assetTypes: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+const assets = new Map<string, Promise<string>>();
+
+/** A file of the swagger-ui-dist package, read once: the package's folder is where its own module lies. */
+function asset(name: string): Promise<string> {
+  let text = assets.get(name);
+  if (!text) {
+    text = readFile(join(swaggerUiDist(), name), 'utf8');
+    assets.set(name, text);
+  }
+  return text;
+}
+
+export const docs = createRouter()
+  // Relative URLs, so the page works under any prefix: …/api/docs loads …/api/openapi.json and
+  // …/api/docs/swagger-ui-dist/<file>.
+  .get('/docs', swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }))
+  .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async (c) => {
+    const name = c.req.param('file');
+    return c.body(await asset(name), 200, { 'Content-Type': assetTypes[name], 'Cache-Control': 'public, max-age=3600' });
+  });

@@ -1,0 +1,40 @@
+// The OpenAPI document as clients and tools read it: stable operation ids, security said for every operation,
+// and the typed client's generated types (`npm run client`) in step with it.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { clientTypes, clientTypesFile, openApiDocument } from '../../supabase/stack/openapi.ts';
+
+interface Operation {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+}
+
+const document = await openApiDocument();
+const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
+  Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, ...operation })));
+
+/** The operations anyone may call without a token. */
+const publicOperations = [
+  'getHealth', 'getOpenApiDocument', 'register', 'confirmEmail', 'login', 'signInWithGoogle', 'refreshSession',
+  'forgetPassword', 'resetPassword', 'resendCode',
+];
+
+describe('the OpenAPI document', () => {
+  it('gives every operation a unique camelCase operationId', () => {
+    const ids = operations.map((operation) => operation.operationId);
+    expect(operations.filter((o) => !/^[a-z][a-zA-Z]*$/.test(o.operationId ?? '')).map((o) => o.name)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('says for every operation whether it needs a token: none, a bearer token, or either', () => {
+    const [none, bearer, either] = [[], [{ bearerAuth: [] }], [{}, { bearerAuth: [] }]].map((security) => JSON.stringify(security));
+    const security = (operation: Operation) => JSON.stringify(operation.security);
+    expect(operations.filter((o) => security(o) === none).map((o) => o.operationId).sort()).toEqual([...publicOperations].sort());
+    expect(operations.filter((o) => ![none, bearer, either].includes(security(o))).map((o) => o.name)).toEqual([]);
+  });
+
+  it('is what the typed client was generated from (else run `npm run client`)', async () => {
+    const committed = await readFile(clientTypesFile, 'utf8');
+    expect(committed === await clientTypes(document), `${clientTypesFile} is out of date: run \`npm run client\``).toBe(true);
+  });
+});
