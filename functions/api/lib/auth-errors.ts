@@ -11,7 +11,7 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   same_password: [400, 'same_password', 'The new password must differ from the current one'],
   email_address_invalid: [400, 'invalid_email', 'The e-mail address is not valid'],
   validation_failed: [400, 'validation_failed', 'Invalid request'],
-  otp_expired: [400, 'invalid_code', 'The code is wrong or has expired; after 5 wrong tries it stops working: ask for a new one'],
+  otp_expired: [400, 'invalid_code', 'The code is wrong or has expired; after too many wrong tries it stops working: ask for a new one'],
   current_password_required: [400, 'current_password_required', 'Give current_password to change the password'],
   current_password_invalid: [401, 'wrong_password', 'The current password is wrong'],
   invalid_credentials: [401, 'invalid_credentials', 'Wrong username, e-mail or password'],
