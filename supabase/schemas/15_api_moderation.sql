@@ -40,6 +40,8 @@ comment on function private.require_ban_reason(text) is 'The trimmed reason of a
 -- Bans are recorded here only, whoever acts: the ban, what it ends, and the history entry with its reason and
 -- who acted (p_admin through the API; null from a database session such as Supabase Studio, whose role is
 -- recorded instead). A direct edit of banned_at carries no reason, so it is refused (refuse_unrecorded_ban).
+-- Asking for the state an element is already in is a 409, so an admin learns that someone else acted; the
+-- row is locked first, so two admins acting at once cannot both pass.
 create function private.record_user_ban(p_user uuid, p_ban boolean, p_reason text, p_admin uuid)
 returns void
 language plpgsql
@@ -48,8 +50,15 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_reason text := private.require_ban_reason(p_reason);
+  v_user public.profiles;
+  v_reason text;
 begin
+  select * into v_user from public.profiles p where p.id = p_user for update;
+  if p_ban = (v_user.banned_at is not null) then
+    perform private.fail(409, case when p_ban then 'already_banned' else 'not_banned' end,
+      format('@%s is %s', v_user.username, case when p_ban then 'already banned' else 'not banned' end));
+  end if;
+  v_reason := private.require_ban_reason(p_reason);
   if p_ban and exists (select 1 from private.admins a where a.user_id = p_user) then
     perform private.fail(409, 'cannot_ban_admin', 'Admins cannot be banned; revoke their admin rights first');
   end if;
@@ -96,10 +105,6 @@ declare
   v_user public.profiles := private.find_user(p_username);
   v_ban boolean := coalesce(p_ban, v_user.banned_at is null);
 begin
-  if v_ban = (v_user.banned_at is not null) then
-    perform private.fail(409, case when v_ban then 'already_banned' else 'not_banned' end,
-      format('@%s is %s', v_user.username, case when v_ban then 'already banned' else 'not banned' end));
-  end if;
   perform private.set_user_ban(v_user.id, v_ban, p_reason);
   return jsonb_build_object('banned', v_ban,
     'user', private.profile_json((select p from public.profiles p where p.id = v_user.id), v_admin));
@@ -158,8 +163,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_reason text := private.require_ban_reason(p_reason);
+  v_banned boolean;
+  v_reason text;
 begin
+  select p.banned_at is not null into v_banned from public.posts p where p.id = p_post for update;
+  if v_banned is null then
+    perform private.fail(404, 'post_not_found', 'No such post');
+  elsif v_banned = p_ban then
+    perform private.fail(409, case when p_ban then 'already_banned' else 'not_banned' end,
+      case when p_ban then 'The post is already banned' else 'The post is not banned' end);
+  end if;
+  v_reason := private.require_ban_reason(p_reason);
   perform set_config('private.recording_ban', 'on', true);
   update public.posts set banned_at = case when p_ban then now() end where id = p_post;
   perform set_config('private.recording_ban', 'off', true);
@@ -233,10 +247,6 @@ declare
   v_post public.posts := private.find_post(p_post_id);
   v_ban boolean := coalesce(p_ban, v_post.banned_at is null);
 begin
-  if v_ban = (v_post.banned_at is not null) then
-    perform private.fail(409, case when v_ban then 'already_banned' else 'not_banned' end,
-      case when v_ban then 'The post is already banned' else 'The post is not banned' end);
-  end if;
   perform private.set_post_ban(v_post.id, v_ban, p_reason);
   return jsonb_build_object('banned', v_ban, 'post', private.post_json(private.find_post(p_post_id), v_admin));
 end;

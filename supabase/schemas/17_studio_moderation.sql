@@ -127,21 +127,14 @@ end;
 $$;
 comment on function moderation.user_id(text) is 'The id of @username; 404 when there is none.';
 
--- Bans and unbans say which state the element is in when asked for the state it is already in, as the API does.
 create function moderation.ban_user(p_username text, p_reason text, p_ban boolean default true)
 returns text
 language plpgsql
 volatile
 set search_path = ''
 as $$
-declare
-  v_id uuid := moderation.user_id(p_username);
 begin
-  if p_ban = exists (select 1 from public.profiles p where p.id = v_id and p.banned_at is not null) then
-    perform private.fail(409, case when p_ban then 'already_banned' else 'not_banned' end,
-      format('@%s is %s', p_username, case when p_ban then 'already banned' else 'not banned' end));
-  end if;
-  perform private.record_user_ban(v_id, p_ban, p_reason, null);
+  perform private.record_user_ban(moderation.user_id(p_username), p_ban, p_reason, null);
   return format('@%s %s', lower(btrim(p_username)), case when p_ban then 'banned; their sessions ended' else 'unbanned' end);
 end;
 $$;
@@ -164,15 +157,7 @@ language plpgsql
 volatile
 set search_path = ''
 as $$
-declare
-  v_banned boolean := (select p.banned_at is not null from public.posts p where p.id = p_post_id);
 begin
-  if v_banned is null then
-    perform private.fail(404, 'post_not_found', 'No such post');
-  elsif v_banned = p_ban then
-    perform private.fail(409, case when p_ban then 'already_banned' else 'not_banned' end,
-      case when p_ban then 'The post is already banned' else 'The post is not banned' end);
-  end if;
   perform private.record_post_ban(p_post_id, p_ban, p_reason, null);
   return case when p_ban then 'post banned' else 'post unbanned' end;
 end;
