@@ -47,9 +47,12 @@ export interface Profile {
   fresh: boolean;
 }
 
-/** Ports of `npm start` come from config.toml; the test stack shifts them by 1000 so both can run at once. */
+/**
+ * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 so both can run at once
+ * (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere, so two can run side by side).
+ */
 export function profile(name: Profile['name'], config: Toml): Profile {
-  const shift = name === 'test' ? 1000 : 0;
+  const shift = name === 'test' ? Number(Deno.env.get('STACK_TEST_PORT_SHIFT') || 1000) : 0;
   const api = config.api.port + shift;
   return {
     name,
