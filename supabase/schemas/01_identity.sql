@@ -3,22 +3,28 @@
 
 -- The caller, as long as the token's session still exists and the account is not banned. A signed-out
 -- or banned user's token thus stops working at once for PostgREST, the facade and RLS alike, not at
--- the token's expiry.
+-- the token's expiry. PL/pgSQL rather than SQL, here and in the other helpers that policies call once per
+-- statement: PL/pgSQL keeps its query plans for the session, while a SQL function that cannot be inlined
+-- (security definer, or with its own search_path) plans its query again on every call.
 create function private.uid()
 returns uuid
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select s.user_id
-  from auth.sessions s
-  join auth.users u on u.id = s.user_id
-  where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid
-    and s.user_id = auth.uid()
-    and (s.not_after is null or s.not_after > now())
-    and (u.banned_until is null or u.banned_until <= now())
-    and u.deleted_at is null
+begin
+  return (
+    select s.user_id
+    from auth.sessions s
+    join auth.users u on u.id = s.user_id
+    where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid
+      and s.user_id = auth.uid()
+      and (s.not_after is null or s.not_after > now())
+      and (u.banned_until is null or u.banned_until <= now())
+      and u.deleted_at is null
+  );
+end;
 $$;
 revoke execute on function private.uid() from public;
 grant execute on function private.uid() to anon, authenticated, service_role;
@@ -36,12 +42,14 @@ comment on table private.admins is 'Users with admin rights. Effective and revoc
 
 create function private.is_admin()
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (select 1 from private.admins a where a.user_id = private.uid())
+begin
+  return exists (select 1 from private.admins a where a.user_id = private.uid());
+end;
 $$;
 revoke execute on function private.is_admin() from public;
 grant execute on function private.is_admin() to anon, authenticated, service_role;
@@ -102,7 +110,8 @@ revoke execute on function private.require_admin() from public;
 grant execute on function private.require_admin() to authenticated, service_role;
 comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller and 403 unless they are an admin.';
 
--- Keyset pagination: an opaque cursor naming the last row of a page by (time, id).
+-- Keyset pagination: an opaque cursor naming the last row of a page by (time, id). Pages ask for the rows
+-- below it, `(time, id) < (at, id)`, a condition their index serves (also in a generic plan).
 create function private.encode_cursor(p_at timestamptz, p_id uuid)
 returns text
 language sql
@@ -127,6 +136,9 @@ declare
   v_padded text;
 begin
   if p_cursor is null then
+    -- Before the first row of any newest-first list: every (time, id) compares below it.
+    at := 'infinity';
+    id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
     return;
   end if;
   begin
@@ -142,7 +154,8 @@ end;
 $$;
 revoke execute on function private.decode_cursor(text) from public;
 grant execute on function private.decode_cursor(text) to anon, authenticated, service_role;
-comment on function private.decode_cursor(text) is 'The (at, id) a cursor names; nulls for a null cursor; 400 for one this API did not make.';
+comment on function private.decode_cursor(text) is
+  'The (at, id) a cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
 
 create function private.page_limit(p_limit integer)
 returns integer

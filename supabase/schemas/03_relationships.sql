@@ -14,8 +14,9 @@ create table public.follows (
   check (follower_id <> followee_id)
 );
 alter table public.follows enable row level security;
-create index follows_followee_idx on public.follows (followee_id, status, since desc, follower_id);
-create index follows_follower_idx on public.follows (follower_id, status, since desc, followee_id);
+-- Each list's order, (since desc, other id desc), so a page reads its rows in order and stops at its limit.
+create index follows_followee_idx on public.follows (followee_id, status, since desc, follower_id desc);
+create index follows_follower_idx on public.follows (follower_id, status, since desc, followee_id desc);
 
 comment on table public.follows is 'follower → followee. Pending rows are follow requests to a private account.';
 comment on column public.follows.follower_id is 'Who follows (or asks to); the caller by default.';
@@ -31,7 +32,7 @@ create table public.close_friends (
   check (owner_id <> friend_id)
 );
 alter table public.close_friends enable row level security;
-create index close_friends_owner_idx on public.close_friends (owner_id, created_at desc, friend_id);
+create index close_friends_owner_idx on public.close_friends (owner_id, created_at desc, friend_id desc);
 create index close_friends_friend_idx on public.close_friends (friend_id);
 
 comment on table public.close_friends is 'One-sided list an account keeps; members are neither asked nor told.';
@@ -47,7 +48,7 @@ create table public.blocks (
   check (blocker_id <> blocked_id)
 );
 alter table public.blocks enable row level security;
-create index blocks_blocker_idx on public.blocks (blocker_id, created_at desc, blocked_id);
+create index blocks_blocker_idx on public.blocks (blocker_id, created_at desc, blocked_id desc);
 create index blocks_blocked_idx on public.blocks (blocked_id, blocker_id);
 
 comment on table public.blocks is 'blocker → blocked. Either direction makes each side invisible to the other.';

@@ -52,6 +52,8 @@ create table public.posts (
 alter table public.posts enable row level security;
 -- Who may read a media object: the posts that reference it (private.may_read_media).
 create index posts_media_idx on public.posts using gin (media);
+-- Newest posts of everyone (what a direct client asks first), of an author, of an author's day.
+create index posts_created_idx on public.posts (created_at desc, id desc);
 create index posts_author_idx on public.posts (author_id, created_at desc, id desc);
 create index posts_author_day_idx on public.posts (author_id, day, created_at desc, id desc);
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
@@ -131,7 +133,7 @@ create table public.post_likes (
   primary key (post_id, user_id)
 );
 alter table public.post_likes enable row level security;
-create index post_likes_post_idx on public.post_likes (post_id, created_at desc, user_id);
+create index post_likes_post_idx on public.post_likes (post_id, created_at desc, user_id desc);
 create index post_likes_user_idx on public.post_likes (user_id);
 
 comment on table public.post_likes is 'One like per user per post.';

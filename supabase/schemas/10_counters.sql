@@ -118,7 +118,8 @@ create trigger count_comment_like
 after insert or delete on public.comment_likes
 for each row execute function private.count_comment_like();
 
--- Recomputes every counter from the rows; returns how many rows were wrong (0 when all is well).
+-- Recomputes every counter from the rows; returns how many rows were wrong (0 when all is well). Set-based:
+-- each count is one grouped scan of its table joined to the rows it counts, and only wrong rows are written.
 create function private.recount_counters()
 returns integer
 language plpgsql
@@ -134,10 +135,13 @@ begin
     followers_count = c.followers, following_count = c.following, posts_count = c.posts
   from (
     select p2.id,
-      (select count(*) from public.follows f where f.followee_id = p2.id and f.status = 'accepted')::integer as followers,
-      (select count(*) from public.follows f where f.follower_id = p2.id and f.status = 'accepted')::integer as following,
-      (select count(*) from public.posts x where x.author_id = p2.id)::integer as posts
+      coalesce(fr.n, 0)::integer as followers, coalesce(fg.n, 0)::integer as following, coalesce(po.n, 0)::integer as posts
     from public.profiles p2
+    left join (select f.followee_id as id, count(*) as n from public.follows f where f.status = 'accepted' group by 1) fr
+      on fr.id = p2.id
+    left join (select f.follower_id as id, count(*) as n from public.follows f where f.status = 'accepted' group by 1) fg
+      on fg.id = p2.id
+    left join (select x.author_id as id, count(*) as n from public.posts x group by 1) po on po.id = p2.id
   ) c
   where c.id = p.id
     and (p.followers_count, p.following_count, p.posts_count) is distinct from (c.followers, c.following, c.posts);
@@ -146,10 +150,10 @@ begin
 
   update public.posts p set likes_count = c.likes, comments_count = c.comments
   from (
-    select p2.id,
-      (select count(*) from public.post_likes l where l.post_id = p2.id)::integer as likes,
-      (select count(*) from public.comments x where x.post_id = p2.id)::integer as comments
+    select p2.id, coalesce(l.n, 0)::integer as likes, coalesce(x.n, 0)::integer as comments
     from public.posts p2
+    left join (select l.post_id as id, count(*) as n from public.post_likes l group by 1) l on l.id = p2.id
+    left join (select x.post_id as id, count(*) as n from public.comments x group by 1) x on x.id = p2.id
   ) c
   where c.id = p.id and (p.likes_count, p.comments_count) is distinct from (c.likes, c.comments);
   get diagnostics v_rows = row_count;
@@ -157,10 +161,11 @@ begin
 
   update public.comments p set likes_count = c.likes, replies_count = c.replies
   from (
-    select c2.id,
-      (select count(*) from public.comment_likes l where l.comment_id = c2.id)::integer as likes,
-      (select count(*) from public.comments r where r.parent_id = c2.id)::integer as replies
+    select c2.id, coalesce(l.n, 0)::integer as likes, coalesce(r.n, 0)::integer as replies
     from public.comments c2
+    left join (select l.comment_id as id, count(*) as n from public.comment_likes l group by 1) l on l.id = c2.id
+    left join (select r.parent_id as id, count(*) as n from public.comments r where r.parent_id is not null group by 1) r
+      on r.id = c2.id
   ) c
   where c.id = p.id and (p.likes_count, p.replies_count) is distinct from (c.likes, c.replies);
   get diagnostics v_rows = row_count;

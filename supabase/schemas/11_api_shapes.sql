@@ -1,124 +1,160 @@
--- What the API functions return: the JSON of a profile, a post and a comment as one viewer sees them
--- (fresh counts and viewer flags), one page of a list, and lookups that turn "not visible" into 404.
--- All security invoker but the author card: RLS decides what they can read.
+-- What the API functions return: the JSON of an account card, a profile, a post and a comment as the caller
+-- sees them (viewer flags included), one page of a list, and lookups that turn "not visible" into 404.
+-- Each shape is a view (security invoker: RLS decides which rows exist), so a page is one query: the
+-- planner inlines the view, walks the list's index, and builds the JSON of the rows it returns only, with
+-- cards by join and viewer flags by semi-join. Single objects read the same views (private.*_item).
+-- `(select private.uid())` is the caller, evaluated once per query; `offset 0` keeps each flag a lookup by
+-- key per returned row (09_policies.sql says why). The single-object helpers are PL/pgSQL
+-- so that their plans are kept for the session (private.uid() says why).
 
-create function private.profile_json(p_profile public.profiles, p_viewer uuid)
-returns jsonb
-language sql
-stable
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'id', p_profile.id,
-    'username', p_profile.username,
-    'display_name', p_profile.display_name,
-    'bio', p_profile.bio,
-    'avatar_url', p_profile.avatar_url,
-    'time_zone', p_profile.time_zone,
-    'is_private', p_profile.is_private,
-    'followers_count', p_profile.followers_count,
-    'following_count', p_profile.following_count,
-    'posts_count', p_profile.posts_count,
-    'banned', p_profile.banned_at is not null,
-    'created_at', p_profile.created_at,
-    'viewer', case when p_viewer is null or p_viewer = p_profile.id then null else jsonb_build_object(
-      'following', exists (select 1 from public.follows f
-        where f.follower_id = p_viewer and f.followee_id = p_profile.id and f.status = 'accepted'),
-      'requested', exists (select 1 from public.follows f
-        where f.follower_id = p_viewer and f.followee_id = p_profile.id and f.status = 'pending'),
-      'follows_you', exists (select 1 from public.follows f
-        where f.follower_id = p_profile.id and f.followee_id = p_viewer and f.status = 'accepted'),
-      'close_friend', exists (select 1 from public.close_friends c
-        where c.owner_id = p_viewer and c.friend_id = p_profile.id)
-    ) end
-  )
-$$;
-revoke execute on function private.profile_json(public.profiles, uuid) from public;
-grant execute on function private.profile_json(public.profiles, uuid) to anon, authenticated, service_role;
-comment on function private.profile_json(public.profiles, uuid) is 'A profile as JSON, with the viewer''s relation to it (null for oneself or no viewer).';
+create view private.cards with (security_invoker = true) as
+select p.id,
+  jsonb_build_object('id', p.id, 'username', p.username, 'display_name', p.display_name, 'avatar_url', p.avatar_url)
+    as card
+from public.profiles p;
+grant select on private.cards to anon, authenticated, service_role;
+comment on view private.cards is 'The short card of each account the caller may see (a definer reading it: any).';
 
--- The short card of an account: for anyone when it is confirmed, not banned and has not blocked the caller;
--- for the caller who blocked it (their blocks list); else for admins only (null otherwise). Security definer:
--- it reads the profile past RLS and checks these itself, more cheaply than the per-row visibility check.
-create function private.author_json(p_id uuid)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select jsonb_build_object('id', p.id, 'username', p.username, 'display_name', p.display_name, 'avatar_url', p.avatar_url)
-  from public.profiles p
-  where p.id = p_id
-    and case
-      when p.confirmed_at is not null and p.banned_at is null
-           and not exists (select 1 from public.blocks b where b.blocker_id = p.id and b.blocked_id = auth.uid())
-        then true
-      when exists (select 1 from public.blocks b where b.blocker_id = auth.uid() and b.blocked_id = p.id)
-        then true
-      else private.is_admin()
+create view private.profile_items with (security_invoker = true) as
+select p.id, p.username,
+  jsonb_build_object(
+    'id', p.id,
+    'username', p.username,
+    'display_name', p.display_name,
+    'bio', p.bio,
+    'avatar_url', p.avatar_url,
+    'time_zone', p.time_zone,
+    'is_private', p.is_private,
+    'followers_count', p.followers_count,
+    'following_count', p.following_count,
+    'posts_count', p.posts_count,
+    'banned', p.banned_at is not null,
+    'created_at', p.created_at,
+    'viewer', case when p.id is distinct from (select private.uid()) and (select private.uid()) is not null
+      then jsonb_build_object(
+        'following', exists (select 1 from public.follows f
+          where f.follower_id = (select private.uid()) and f.followee_id = p.id and f.status = 'accepted' offset 0),
+        'requested', exists (select 1 from public.follows f
+          where f.follower_id = (select private.uid()) and f.followee_id = p.id and f.status = 'pending' offset 0),
+        'follows_you', exists (select 1 from public.follows f
+          where f.follower_id = p.id and f.followee_id = (select private.uid()) and f.status = 'accepted' offset 0),
+        'close_friend', exists (select 1 from public.close_friends c
+          where c.owner_id = (select private.uid()) and c.friend_id = p.id offset 0))
     end
-$$;
-revoke execute on function private.author_json(uuid) from public;
-grant execute on function private.author_json(uuid) to anon, authenticated, service_role;
-comment on function private.author_json(uuid) is
-  'The short card of an account the caller may see or blocked (admins: any); null otherwise.';
+  ) as item
+from public.profiles p;
+grant select on private.profile_items to anon, authenticated, service_role;
+comment on view private.profile_items is
+  'Each visible profile as JSON, with the caller''s relation to it (viewer: null for oneself or anonymous).';
 
-create function private.post_json(p_post public.posts, p_viewer uuid)
+create view private.post_items with (security_invoker = true) as
+select p.id, p.author_id, p.day, p.created_at,
+  jsonb_build_object(
+    'id', p.id,
+    'author', (select a.card from private.cards a where a.id = p.author_id),
+    'body', p.body,
+    'media', to_jsonb(p.media),
+    'emotion', p.emotion,
+    'privacy', p.privacy,
+    'day', p.day,
+    'likes_count', p.likes_count,
+    'comments_count', p.comments_count,
+    'banned', p.banned_at is not null,
+    'created_at', p.created_at,
+    'edited_at', p.edited_at,
+    'viewer', case when (select private.uid()) is not null then jsonb_build_object(
+      'liked', exists (select 1 from public.post_likes l where l.post_id = p.id and l.user_id = (select private.uid()) offset 0),
+      'is_author', p.author_id = (select private.uid()))
+    end
+  ) as item
+from public.posts p;
+grant select on private.post_items to anon, authenticated, service_role;
+comment on view private.post_items is 'Each visible post as JSON, with its author''s card and the caller''s flags.';
+
+-- can_delete is the rule of who may delete a comment (its author, the post's author, an admin), read also by
+-- private.may_delete_comment for the delete policy.
+create view private.comment_items with (security_invoker = true) as
+select c.id, c.post_id, c.parent_id, c.created_at, d.can_delete,
+  jsonb_build_object(
+    'id', c.id,
+    'post_id', c.post_id,
+    'parent_id', c.parent_id,
+    'author', (select a.card from private.cards a where a.id = c.author_id),
+    'body', c.body,
+    'likes_count', c.likes_count,
+    'replies_count', c.replies_count,
+    'created_at', c.created_at,
+    'viewer', case when (select private.uid()) is not null then jsonb_build_object(
+      'liked', exists (select 1 from public.comment_likes l
+        where l.comment_id = c.id and l.user_id = (select private.uid()) offset 0),
+      'can_delete', d.can_delete)
+    end
+  ) as item
+from public.comments c
+cross join lateral (
+  select c.author_id = (select private.uid())
+      or exists (select 1 from public.posts p where p.id = c.post_id and p.author_id = (select private.uid()) offset 0)
+      or (select private.is_admin()) as can_delete
+) d;
+grant select on private.comment_items to anon, authenticated, service_role;
+comment on view private.comment_items is
+  'Each visible comment as JSON, with its author''s card and the caller''s flags; can_delete: whether the caller may delete it.';
+
+create function private.card(p_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select jsonb_build_object(
-    'id', p_post.id,
-    'author', private.author_json(p_post.author_id),
-    'body', p_post.body,
-    'media', to_jsonb(p_post.media),
-    'emotion', p_post.emotion,
-    'privacy', p_post.privacy,
-    'day', p_post.day,
-    'likes_count', p_post.likes_count,
-    'comments_count', p_post.comments_count,
-    'banned', p_post.banned_at is not null,
-    'created_at', p_post.created_at,
-    'edited_at', p_post.edited_at,
-    'viewer', case when p_viewer is null then null else jsonb_build_object(
-      'liked', exists (select 1 from public.post_likes l where l.post_id = p_post.id and l.user_id = p_viewer),
-      'is_author', p_post.author_id = p_viewer
-    ) end
-  )
+begin
+  return (select a.card from private.cards a where a.id = p_id);
+end;
 $$;
-revoke execute on function private.post_json(public.posts, uuid) from public;
-grant execute on function private.post_json(public.posts, uuid) to anon, authenticated, service_role;
-comment on function private.post_json(public.posts, uuid) is 'A post as JSON, with its author''s card and the viewer''s flags.';
+revoke execute on function private.card(uuid) from public;
+grant execute on function private.card(uuid) to anon, authenticated, service_role;
+comment on function private.card(uuid) is 'The card of an account the caller may see; null otherwise.';
 
-create function private.comment_json(p_comment public.comments, p_viewer uuid)
+create function private.profile_item(p_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select jsonb_build_object(
-    'id', p_comment.id,
-    'post_id', p_comment.post_id,
-    'parent_id', p_comment.parent_id,
-    'author', private.author_json(p_comment.author_id),
-    'body', p_comment.body,
-    'likes_count', p_comment.likes_count,
-    'replies_count', p_comment.replies_count,
-    'created_at', p_comment.created_at,
-    'viewer', case when p_viewer is null then null else jsonb_build_object(
-      'liked', exists (select 1 from public.comment_likes l where l.comment_id = p_comment.id and l.user_id = p_viewer),
-      'can_delete', p_comment.author_id = p_viewer
-        or private.is_post_author(p_viewer, p_comment.post_id)
-        or private.is_admin()
-    ) end
-  )
+begin
+  return (select i.item from private.profile_items i where i.id = p_id);
+end;
 $$;
-revoke execute on function private.comment_json(public.comments, uuid) from public;
-grant execute on function private.comment_json(public.comments, uuid) to anon, authenticated, service_role;
-comment on function private.comment_json(public.comments, uuid) is 'A comment as JSON, with its author''s card and the viewer''s flags.';
+revoke execute on function private.profile_item(uuid) from public;
+grant execute on function private.profile_item(uuid) to anon, authenticated, service_role;
+comment on function private.profile_item(uuid) is 'A profile the caller may see, as JSON; null otherwise.';
+
+create function private.post_item(p_id uuid)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return (select i.item from private.post_items i where i.id = p_id);
+end;
+$$;
+revoke execute on function private.post_item(uuid) from public;
+grant execute on function private.post_item(uuid) to anon, authenticated, service_role;
+comment on function private.post_item(uuid) is 'A post the caller may see, as JSON; null otherwise.';
+
+create function private.comment_item(p_id uuid)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return (select i.item from private.comment_items i where i.id = p_id);
+end;
+$$;
+revoke execute on function private.comment_item(uuid) from public;
+grant execute on function private.comment_item(uuid) to anon, authenticated, service_role;
+comment on function private.comment_item(uuid) is 'A comment the caller may see, as JSON; null otherwise.';
 
 -- One page of a list: `p_rows` holds up to limit + 1 entries {at, id, item} in list order; the extra one
 -- only says that another page exists, whose cursor names the page's last entry.
@@ -211,7 +247,7 @@ stable
 set search_path = ''
 as $$
 begin
-  if not (private.is_admin() or private.can_see_activity_of(private.uid(), p_owner.id)) then
+  if not exists (select 1 from private.activity_visible_accounts a where a.id = p_owner.id) then
     perform private.fail(403, 'private_account', format('@%s is private: follow them to see this', p_owner.username));
   end if;
 end;

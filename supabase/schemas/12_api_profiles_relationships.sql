@@ -4,11 +4,13 @@
 
 create function public.get_profile(p_username text)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select private.profile_json(private.find_user(p_username), private.uid())
+begin
+  return private.profile_item((private.find_user(p_username)).id);
+end;
 $$;
 revoke execute on function public.get_profile(text) from public;
 grant execute on function public.get_profile(text) to anon, authenticated, service_role;
@@ -52,7 +54,7 @@ begin
   end if;
   return jsonb_build_object(
     'state', private.follow_state(v_me, v_target.id),
-    'user', private.profile_json((select p from public.profiles p where p.id = v_target.id), v_me));
+    'user', private.profile_item(v_target.id));
 end;
 $$;
 revoke execute on function public.follow(text, boolean) from public;
@@ -85,7 +87,7 @@ begin
   end if;
   return jsonb_build_object(
     'state', case when p_accept then 'accepted' else 'declined' end,
-    'user', private.profile_json((select p from public.profiles p where p.id = v_requester.id), v_me));
+    'user', private.profile_item(v_requester.id));
 end;
 $$;
 revoke execute on function public.respond_follow_request(text, boolean) from public;
@@ -108,14 +110,15 @@ begin
   end if;
   return jsonb_build_object(
     'removed', true,
-    'user', private.profile_json((select p from public.profiles p where p.id = v_follower.id), v_me));
+    'user', private.profile_item(v_follower.id));
 end;
 $$;
 revoke execute on function public.remove_follower(text) from public;
 grant execute on function public.remove_follower(text) to authenticated, service_role;
 comment on function public.remove_follower(text) is 'Stop someone following the caller (their pending request goes too).';
 
--- followers / following / requests: profiles with the time the relation was made, newest first.
+-- followers / following / requests: profiles with the time the relation was made, newest first. One query
+-- per direction, each served by its index (follows_followee_idx, follows_follower_idx) in list order.
 create function private.follow_page(
   p_owner uuid, p_direction text, p_status public.follow_status, p_cursor text, p_limit integer
 )
@@ -125,25 +128,33 @@ stable
 set search_path = ''
 as $$
 declare
-  v_viewer uuid := private.uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.other_id,
-           'item', private.profile_json(x.other, v_viewer) || jsonb_build_object('since', x.since))
-         order by x.since desc, x.other_id desc), '[]'::jsonb)
-  into v_rows
-  from (
-    select f.since, p.id as other_id, p as other
-    from public.follows f
-    join public.profiles p on p.id = case when p_direction = 'followers' then f.follower_id else f.followee_id end
-    where case when p_direction = 'followers' then f.followee_id else f.follower_id end = p_owner
-      and f.status = p_status
-      and (v_after.at is null or (f.since, p.id) < (v_after.at, v_after.id))
-    order by f.since desc, p.id desc
-    limit v_limit + 1
-  ) x;
+  if p_direction = 'followers' then
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
+           order by x.since desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select f.since, i.id, i.item
+      from public.follows f join private.profile_items i on i.id = f.follower_id
+      where f.followee_id = p_owner and f.status = p_status and (f.since, f.follower_id) < (v_after.at, v_after.id)
+      order by f.since desc, f.follower_id desc
+      limit v_limit + 1
+    ) x;
+  else
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
+           order by x.since desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select f.since, i.id, i.item
+      from public.follows f join private.profile_items i on i.id = f.followee_id
+      where f.follower_id = p_owner and f.status = p_status and (f.since, f.followee_id) < (v_after.at, v_after.id)
+      order by f.since desc, f.followee_id desc
+      limit v_limit + 1
+    ) x;
+  end if;
   return private.to_page(v_rows, v_limit);
 end;
 $$;
@@ -222,7 +233,7 @@ begin
   end if;
   return jsonb_build_object(
     'close_friend', coalesce(p_close, not v_exists),
-    'user', private.profile_json(v_friend, v_me));
+    'user', private.profile_item(v_friend.id));
 end;
 $$;
 revoke execute on function public.set_close_friend(text, boolean) from public;
@@ -242,14 +253,14 @@ declare
   v_rows jsonb;
 begin
   select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.friend_id,
-           'item', private.profile_json(x.friend, v_me) || jsonb_build_object('since', x.created_at))
+           'item', x.item || jsonb_build_object('since', x.created_at))
          order by x.created_at desc, x.friend_id desc), '[]'::jsonb)
   into v_rows
   from (
-    select c.created_at, c.friend_id, p as friend
-    from public.close_friends c join public.profiles p on p.id = c.friend_id
+    select c.created_at, c.friend_id, i.item
+    from public.close_friends c join private.profile_items i on i.id = c.friend_id
     where c.owner_id = v_me
-      and (v_after.at is null or (c.created_at, c.friend_id) < (v_after.at, v_after.id))
+      and (c.created_at, c.friend_id) < (v_after.at, v_after.id)
     order by c.created_at desc, c.friend_id desc
     limit v_limit + 1
   ) x;
@@ -326,15 +337,17 @@ declare
   v_rows jsonb;
 begin
   select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.blocked_id,
-           'item', private.author_json(x.blocked_id) || jsonb_build_object('since', x.created_at))
+           'item', x.card || jsonb_build_object('since', x.created_at))
          order by x.created_at desc, x.blocked_id desc), '[]'::jsonb)
   into v_rows
   from (
-    select b.created_at, b.blocked_id from public.blocks b
+    -- Read as the definer: the cards of accounts the caller blocked, which RLS hides from them.
+    select b.created_at, b.blocked_id, a.card from public.blocks b
     join public.profiles p on p.id = b.blocked_id
+    join private.cards a on a.id = b.blocked_id
     where b.blocker_id = v_me
       and p.banned_at is null -- a banned account is invisible to everyone but admins, even in this list
-      and (v_after.at is null or (b.created_at, b.blocked_id) < (v_after.at, v_after.id))
+      and (b.created_at, b.blocked_id) < (v_after.at, v_after.id)
     order by b.created_at desc, b.blocked_id desc
     limit v_limit + 1
   ) x;

@@ -10,13 +10,13 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
   v_post public.posts;
 begin
+  perform private.require_uid();
   insert into public.posts (body, media, emotion, privacy)
   values (btrim(coalesce(p_body, '')), coalesce(p_media, '{}'), p_emotion, coalesce(p_privacy, 'public'))
   returning * into v_post;
-  return private.post_json(v_post, v_me);
+  return private.post_item(v_post.id);
 end;
 $$;
 revoke execute on function public.create_post(text, text[], integer, public.post_privacy) from public;
@@ -26,11 +26,18 @@ comment on function public.create_post(text, text[], integer, public.post_privac
 
 create function public.get_post(p_post_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select private.post_json(private.find_post(p_post_id), private.uid())
+declare
+  v_item jsonb := private.post_item(p_post_id);
+begin
+  if v_item is null then
+    perform private.find_post(p_post_id); -- the 404
+  end if;
+  return v_item;
+end;
 $$;
 revoke execute on function public.get_post(uuid) from public;
 grant execute on function public.get_post(uuid) to anon, authenticated, service_role;
@@ -61,9 +68,10 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
-  v_post public.posts := private.find_post(p_post_id);
+  v_post public.posts;
 begin
+  perform private.require_uid();
+  v_post := private.find_post(p_post_id);
   perform private.require_post_author(v_post);
   if jsonb_typeof(p_changes) is distinct from 'object'
      or exists (select 1 from jsonb_object_keys(p_changes) k where k not in ('body', 'media', 'emotion', 'privacy')) then
@@ -77,7 +85,7 @@ begin
     privacy = case when p_changes ? 'privacy' then (p_changes ->> 'privacy')::public.post_privacy else p.privacy end
   where p.id = p_post_id
   returning * into v_post;
-  return private.post_json(v_post, v_me);
+  return private.post_item(v_post.id);
 end;
 $$;
 revoke execute on function public.edit_post(uuid, jsonb) from public;
@@ -103,7 +111,8 @@ revoke execute on function public.delete_post(uuid) from public;
 grant execute on function public.delete_post(uuid) to authenticated, service_role;
 comment on function public.delete_post(uuid) is 'Delete the caller''s post with its comments and likes.';
 
--- A page of posts of one author, optionally of one day, newest first.
+-- A page of posts of one author, optionally of one day, newest first: one query per case, each served by
+-- its index (posts_author_idx, posts_author_day_idx) in list order.
 create function private.posts_page(p_author uuid, p_day date, p_cursor text, p_limit integer)
 returns jsonb
 language plpgsql
@@ -111,22 +120,31 @@ stable
 set search_path = ''
 as $$
 declare
-  v_viewer uuid := private.uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', private.post_json(x, v_viewer))
-         order by x.created_at desc, x.id desc), '[]'::jsonb)
-  into v_rows
-  from (
-    select p.* from public.posts p
-    where p.author_id = p_author
-      and (p_day is null or p.day = p_day)
-      and (v_after.at is null or (p.created_at, p.id) < (v_after.at, v_after.id))
-    order by p.created_at desc, p.id desc
-    limit v_limit + 1
-  ) x;
+  if p_day is null then
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+           order by x.created_at desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select i.created_at, i.id, i.item from private.post_items i
+      where i.author_id = p_author and (i.created_at, i.id) < (v_after.at, v_after.id)
+      order by i.created_at desc, i.id desc
+      limit v_limit + 1
+    ) x;
+  else
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+           order by x.created_at desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select i.created_at, i.id, i.item from private.post_items i
+      where i.author_id = p_author and i.day = p_day and (i.created_at, i.id) < (v_after.at, v_after.id)
+      order by i.created_at desc, i.id desc
+      limit v_limit + 1
+    ) x;
+  end if;
   return private.to_page(v_rows, v_limit);
 end;
 $$;
@@ -225,7 +243,7 @@ begin
     group by p.day
   ) d;
   return jsonb_build_object(
-    'user', private.author_json(v_owner.id), 'from', v_from, 'to', v_to, 'days', v_days);
+    'user', private.card(v_owner.id), 'from', v_from, 'to', v_to, 'days', v_days);
 end;
 $$;
 revoke execute on function public.calendar(text, date, date) from public;
@@ -250,7 +268,7 @@ begin
   else
     delete from public.post_likes l where l.post_id = v_post.id and l.user_id = v_me;
   end if;
-  return private.post_json(private.find_post(p_post_id), v_me);
+  return private.post_item(p_post_id);
 end;
 $$;
 revoke execute on function public.like_post(uuid, boolean) from public;
@@ -264,26 +282,35 @@ stable
 set search_path = ''
 as $$
 declare
-  v_viewer uuid := private.uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.user_id,
-           'item', private.author_json(x.user_id) || jsonb_build_object('liked_at', x.created_at))
-         order by x.created_at desc, x.user_id desc), '[]'::jsonb)
-  into v_rows
-  from (
-    select l.created_at, l.user_id from public.post_likes l
-    where p_kind = 'post' and l.post_id = p_target
-      and (v_after.at is null or (l.created_at, l.user_id) < (v_after.at, v_after.id))
-    union all
-    select l.created_at, l.user_id from public.comment_likes l
-    where p_kind = 'comment' and l.comment_id = p_target
-      and (v_after.at is null or (l.created_at, l.user_id) < (v_after.at, v_after.id))
-    order by 1 desc, 2 desc
-    limit v_limit + 1
-  ) x;
+  if p_kind = 'post' then
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.user_id,
+             'item', x.card || jsonb_build_object('liked_at', x.created_at))
+           order by x.created_at desc, x.user_id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select l.created_at, l.user_id, a.card
+      from public.post_likes l join private.cards a on a.id = l.user_id
+      where l.post_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
+      order by l.created_at desc, l.user_id desc
+      limit v_limit + 1
+    ) x;
+  else
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.user_id,
+             'item', x.card || jsonb_build_object('liked_at', x.created_at))
+           order by x.created_at desc, x.user_id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select l.created_at, l.user_id, a.card
+      from public.comment_likes l join private.cards a on a.id = l.user_id
+      where l.comment_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
+      order by l.created_at desc, l.user_id desc
+      limit v_limit + 1
+    ) x;
+  end if;
   return private.to_page(v_rows, v_limit);
 end;
 $$;

@@ -7,13 +7,13 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
   v_comment public.comments;
 begin
+  perform private.require_uid();
   insert into public.comments (post_id, parent_id, body)
   values (p_post_id, p_parent_id, btrim(coalesce(p_body, '')))
   returning * into v_comment;
-  return private.comment_json(v_comment, v_me);
+  return private.comment_item(v_comment.id);
 end;
 $$;
 revoke execute on function private.add_comment(uuid, uuid, text) from public;
@@ -50,17 +50,25 @@ comment on function public.reply_comment(uuid, text) is 'Reply to a visible comm
 
 create function public.get_comment(p_comment_id uuid)
 returns jsonb
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select private.comment_json(private.find_comment(p_comment_id), private.uid())
+declare
+  v_item jsonb := private.comment_item(p_comment_id);
+begin
+  if v_item is null then
+    perform private.find_comment(p_comment_id); -- the 404
+  end if;
+  return v_item;
+end;
 $$;
 revoke execute on function public.get_comment(uuid) from public;
 grant execute on function public.get_comment(uuid) to anon, authenticated, service_role;
 comment on function public.get_comment(uuid) is 'A visible comment; 404 otherwise.';
 
--- Top-level comments of a post (p_parent null) or replies to a comment, newest first.
+-- Top-level comments of a post (p_parent null) or replies to a comment, newest first: one query per case,
+-- each served by its index (comments_post_idx, comments_parent_idx) in list order.
 create function private.comments_page(p_post_id uuid, p_parent_id uuid, p_cursor text, p_limit integer)
 returns jsonb
 language plpgsql
@@ -68,22 +76,31 @@ stable
 set search_path = ''
 as $$
 declare
-  v_viewer uuid := private.uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', private.comment_json(x, v_viewer))
-         order by x.created_at desc, x.id desc), '[]'::jsonb)
-  into v_rows
-  from (
-    select c.* from public.comments c
-    where c.post_id = p_post_id
-      and c.parent_id is not distinct from p_parent_id
-      and (v_after.at is null or (c.created_at, c.id) < (v_after.at, v_after.id))
-    order by c.created_at desc, c.id desc
-    limit v_limit + 1
-  ) x;
+  if p_parent_id is null then
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+           order by x.created_at desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select i.created_at, i.id, i.item from private.comment_items i
+      where i.post_id = p_post_id and i.parent_id is null and (i.created_at, i.id) < (v_after.at, v_after.id)
+      order by i.created_at desc, i.id desc
+      limit v_limit + 1
+    ) x;
+  else
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+           order by x.created_at desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select i.created_at, i.id, i.item from private.comment_items i
+      where i.parent_id = p_parent_id and i.post_id = p_post_id and (i.created_at, i.id) < (v_after.at, v_after.id)
+      order by i.created_at desc, i.id desc
+      limit v_limit + 1
+    ) x;
+  end if;
   return private.to_page(v_rows, v_limit);
 end;
 $$;
@@ -136,7 +153,7 @@ begin
   else
     delete from public.comment_likes l where l.comment_id = v_comment.id and l.user_id = v_me;
   end if;
-  return private.comment_json(private.find_comment(p_comment_id), v_me);
+  return private.comment_item(p_comment_id);
 end;
 $$;
 revoke execute on function public.like_comment(uuid, boolean) from public;
@@ -167,7 +184,7 @@ set search_path = ''
 as $$
   with deleted as (
     delete from public.comments c
-    where c.id = p_comment_id and private.may_delete_comment(c.author_id, c.post_id)
+    where c.id = p_comment_id and private.may_delete_comment(c.id)
     returning c.id
   )
   select exists (select 1 from deleted)

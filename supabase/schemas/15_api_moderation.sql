@@ -10,7 +10,7 @@ as $$
   select jsonb_build_object(
     'id', p_entry.id, 'element_type', p_entry.element_type, 'element_id', p_entry.element_id,
     'action', p_entry.action, 'reason', p_entry.reason, 'created_at', p_entry.created_at,
-    'admin', private.author_json(p_entry.admin_id), 'database_role', p_entry.database_role)
+    'admin', private.card(p_entry.admin_id), 'database_role', p_entry.database_role)
 $$;
 revoke execute on function private.ban_history_json(public.ban_history) from public;
 grant execute on function private.ban_history_json(public.ban_history) to authenticated, service_role;
@@ -107,7 +107,7 @@ declare
 begin
   perform private.set_user_ban(v_user.id, v_ban, p_reason);
   return jsonb_build_object('banned', v_ban,
-    'user', private.profile_json((select p from public.profiles p where p.id = v_user.id), v_admin));
+    'user', private.profile_item(v_user.id));
 end;
 $$;
 revoke execute on function public.admin_ban_user(text, text, boolean) from public;
@@ -248,7 +248,7 @@ declare
   v_ban boolean := coalesce(p_ban, v_post.banned_at is null);
 begin
   perform private.set_post_ban(v_post.id, v_ban, p_reason);
-  return jsonb_build_object('banned', v_ban, 'post', private.post_json(private.find_post(p_post_id), v_admin));
+  return jsonb_build_object('banned', v_ban, 'post', private.post_item(p_post_id));
 end;
 $$;
 revoke execute on function public.admin_ban_post(uuid, text, boolean) from public;
@@ -301,7 +301,7 @@ begin
            'latest_at', g.latest_at,
            'latest_reports', (
              select jsonb_agg(jsonb_build_object('id', r.id, 'reason', r.reason, 'created_at', r.created_at,
-                      'reporter', private.author_json(r.reporter_id)) order by r.created_at desc)
+                      'reporter', private.card(r.reporter_id)) order by r.created_at desc)
              from (select * from public.reports r2
                    where coalesce(r2.target_user_id, r2.target_post_id, r2.target_comment_id) = g.target_id
                    order by coalesce(r2.target_user_id, r2.target_post_id, r2.target_comment_id), r2.created_at desc
@@ -311,9 +311,7 @@ begin
   from (
     select e.* from private.reported_elements e
     where (p_type is null or e.target_type = p_type)
-      -- No "cursor is null or …": a condition the index can serve in a generic plan too.
-      and (e.latest_at, e.target_id)
-        < (coalesce(v_after.at, 'infinity'), coalesce(v_after.id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+      and (e.latest_at, e.target_id) < (v_after.at, v_after.id)
     order by e.latest_at desc, e.target_id desc
     limit v_limit + 1
   ) g;
@@ -354,12 +352,11 @@ stable
 set search_path = ''
 as $$
 declare
-  v_admin uuid;
   v_limit integer;
   v_after record;
   v_rows jsonb;
 begin
-  v_admin := private.require_admin();
+  perform private.require_admin();
   v_limit := private.page_limit(p_limit);
   v_after := private.decode_cursor(p_cursor);
   select coalesce(jsonb_agg(jsonb_build_object('at', b.banned_at, 'id', b.id, 'item', b.item)
@@ -367,17 +364,15 @@ begin
   into v_rows
   from (
     select * from (
-      select p.banned_at, p.id, jsonb_build_object('type', 'user', 'banned_at', p.banned_at,
-               'user', private.profile_json(p, v_admin)) as item
-      from public.profiles p
+      select p.banned_at, p.id, jsonb_build_object('type', 'user', 'banned_at', p.banned_at, 'user', i.item) as item
+      from public.profiles p join private.profile_items i on i.id = p.id
       where p.banned_at is not null and (p_type is null or p_type = 'user')
       union all
-      select x.banned_at, x.id, jsonb_build_object('type', 'post', 'banned_at', x.banned_at,
-               'post', private.post_json(x, v_admin))
-      from public.posts x
+      select x.banned_at, x.id, jsonb_build_object('type', 'post', 'banned_at', x.banned_at, 'post', i.item)
+      from public.posts x join private.post_items i on i.id = x.id
       where x.banned_at is not null and (p_type is null or p_type = 'post')
     ) u
-    where v_after.at is null or (u.banned_at, u.id) < (v_after.at, v_after.id)
+    where (u.banned_at, u.id) < (v_after.at, v_after.id)
     order by u.banned_at desc, u.id desc
     limit v_limit + 1
   ) b;
@@ -409,7 +404,7 @@ begin
     select * from public.ban_history b
     where (p_element is null or b.element_id = p_element)
       and (p_admin is null or b.admin_id = p_admin)
-      and (v_after.at is null or (b.created_at, b.id) < (v_after.at, v_after.id))
+      and (b.created_at, b.id) < (v_after.at, v_after.id)
     order by b.created_at desc, b.id desc
     limit v_limit + 1
   ) h;

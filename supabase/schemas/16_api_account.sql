@@ -23,7 +23,7 @@ as $$
 declare
   v_me uuid := private.require_uid();
 begin
-  return private.profile_json((select p from public.profiles p where p.id = v_me), v_me)
+  return private.profile_item(v_me)
     || jsonb_build_object('email', private.my_email());
 end;
 $$;
