@@ -14,9 +14,13 @@ create table public.follows (
   check (follower_id <> followee_id)
 );
 alter table public.follows enable row level security;
--- Each list's order, (since desc, other id desc), so a page reads its rows in order and stops at its limit.
-create index follows_followee_idx on public.follows (followee_id, status, since desc, follower_id desc);
-create index follows_follower_idx on public.follows (follower_id, status, since desc, followee_id desc);
+-- Each list in its order, (since desc, other id desc), so a page reads its rows in order and stops at its
+-- limit: followers, follow requests, following (partial: private.follow_page says why). The primary key
+-- serves the follower's side otherwise; follows_followee_idx the followee's (deletes, recounts).
+create index follows_followers_idx on public.follows (followee_id, since desc, follower_id desc) where status = 'accepted';
+create index follows_requests_idx on public.follows (followee_id, since desc, follower_id desc) where status = 'pending';
+create index follows_following_idx on public.follows (follower_id, since desc, followee_id desc) where status = 'accepted';
+create index follows_followee_idx on public.follows (followee_id);
 
 comment on table public.follows is 'follower → followee. Pending rows are follow requests to a private account.';
 comment on column public.follows.follower_id is 'Who follows (or asks to); the caller by default.';

@@ -117,11 +117,12 @@ revoke execute on function public.remove_follower(text) from public;
 grant execute on function public.remove_follower(text) to authenticated, service_role;
 comment on function public.remove_follower(text) is 'Stop someone following the caller (their pending request goes too).';
 
--- followers / following / requests: profiles with the time the relation was made, newest first. One query
--- per direction, each served by its index (follows_followee_idx, follows_follower_idx) in list order.
-create function private.follow_page(
-  p_owner uuid, p_direction text, p_status public.follow_status, p_cursor text, p_limit integer
-)
+-- followers / following / requests: profiles with the time the relation was made, newest first. One branch
+-- per list, each served in list order by its partial index (a status test cannot serve as an index condition
+-- under RLS: enum equality is not leakproof, but it does select a partial index); only the asked branch runs.
+-- Each row's profile is a subquery, not a join, so the planner keeps walking the index and stops at the limit
+-- (a visible follow row implies a visible account: the profile is never missing).
+create function private.follow_page(p_owner uuid, p_list text, p_cursor text, p_limit integer)
 returns jsonb
 language plpgsql
 stable
@@ -132,36 +133,33 @@ declare
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  if p_direction = 'followers' then
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
-           order by x.since desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select f.since, i.id, i.item
-      from public.follows f join private.profile_items i on i.id = f.follower_id
-      where f.followee_id = p_owner and f.status = p_status and (f.since, f.follower_id) < (v_after.at, v_after.id)
-      order by f.since desc, f.follower_id desc
-      limit v_limit + 1
-    ) x;
-  else
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
-           order by x.since desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select f.since, i.id, i.item
-      from public.follows f join private.profile_items i on i.id = f.followee_id
-      where f.follower_id = p_owner and f.status = p_status and (f.since, f.followee_id) < (v_after.at, v_after.id)
-      order by f.since desc, f.followee_id desc
-      limit v_limit + 1
-    ) x;
-  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.other,
+           'item', (select i.item from private.profile_items i where i.id = x.other) || jsonb_build_object('since', x.since))
+         order by x.since desc, x.other desc), '[]'::jsonb)
+  into v_rows
+  from (
+    (select f.since, f.follower_id as other from public.follows f
+     where p_list = 'followers' and f.followee_id = p_owner and f.status = 'accepted'
+       and (f.since, f.follower_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.follower_id desc limit v_limit + 1)
+    union all
+    (select f.since, f.follower_id from public.follows f
+     where p_list = 'requests' and f.followee_id = p_owner and f.status = 'pending'
+       and (f.since, f.follower_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.follower_id desc limit v_limit + 1)
+    union all
+    (select f.since, f.followee_id from public.follows f
+     where p_list = 'following' and f.follower_id = p_owner and f.status = 'accepted'
+       and (f.since, f.followee_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.followee_id desc limit v_limit + 1)
+  ) x;
   return private.to_page(v_rows, v_limit);
 end;
 $$;
-revoke execute on function private.follow_page(uuid, text, public.follow_status, text, integer) from public;
-grant execute on function private.follow_page(uuid, text, public.follow_status, text, integer) to anon, authenticated, service_role;
-comment on function private.follow_page(uuid, text, public.follow_status, text, integer) is
-  'A page of the owner''s followers or followed accounts of one status, newest first.';
+revoke execute on function private.follow_page(uuid, text, text, integer) from public;
+grant execute on function private.follow_page(uuid, text, text, integer) to anon, authenticated, service_role;
+comment on function private.follow_page(uuid, text, text, integer) is
+  'A page of the owner''s followers, follow requests or followed accounts (p_list), newest first.';
 
 create function public.followers(p_username text, p_cursor text default null, p_limit integer default null)
 returns jsonb
@@ -173,7 +171,7 @@ declare
   v_owner public.profiles := private.find_user(p_username);
 begin
   perform private.require_activity_visible(v_owner);
-  return private.follow_page(v_owner.id, 'followers', 'accepted', p_cursor, p_limit);
+  return private.follow_page(v_owner.id, 'followers', p_cursor, p_limit);
 end;
 $$;
 revoke execute on function public.followers(text, text, integer) from public;
@@ -190,7 +188,7 @@ declare
   v_owner public.profiles := private.find_user(p_username);
 begin
   perform private.require_activity_visible(v_owner);
-  return private.follow_page(v_owner.id, 'following', 'accepted', p_cursor, p_limit);
+  return private.follow_page(v_owner.id, 'following', p_cursor, p_limit);
 end;
 $$;
 revoke execute on function public.following(text, text, integer) from public;
@@ -203,7 +201,7 @@ language sql
 stable
 set search_path = ''
 as $$
-  select private.follow_page(private.require_uid(), 'followers', 'pending', p_cursor, p_limit)
+  select private.follow_page(private.require_uid(), 'requests', p_cursor, p_limit)
 $$;
 revoke execute on function public.follow_requests(text, integer) from public;
 grant execute on function public.follow_requests(text, integer) to authenticated, service_role;
@@ -253,12 +251,12 @@ declare
   v_rows jsonb;
 begin
   select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.friend_id,
-           'item', x.item || jsonb_build_object('since', x.created_at))
+           'item', x.profile || jsonb_build_object('since', x.created_at))
          order by x.created_at desc, x.friend_id desc), '[]'::jsonb)
   into v_rows
   from (
-    select c.created_at, c.friend_id, i.item
-    from public.close_friends c join private.profile_items i on i.id = c.friend_id
+    select c.created_at, c.friend_id, (select i.item from private.profile_items i where i.id = c.friend_id) as profile
+    from public.close_friends c
     where c.owner_id = v_me
       and (c.created_at, c.friend_id) < (v_after.at, v_after.id)
     order by c.created_at desc, c.friend_id desc

@@ -292,8 +292,8 @@ begin
            order by x.created_at desc, x.user_id desc), '[]'::jsonb)
     into v_rows
     from (
-      select l.created_at, l.user_id, a.card
-      from public.post_likes l join private.cards a on a.id = l.user_id
+      select l.created_at, l.user_id, (select a.card from private.cards a where a.id = l.user_id) as card
+      from public.post_likes l
       where l.post_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
       order by l.created_at desc, l.user_id desc
       limit v_limit + 1
@@ -304,8 +304,8 @@ begin
            order by x.created_at desc, x.user_id desc), '[]'::jsonb)
     into v_rows
     from (
-      select l.created_at, l.user_id, a.card
-      from public.comment_likes l join private.cards a on a.id = l.user_id
+      select l.created_at, l.user_id, (select a.card from private.cards a where a.id = l.user_id) as card
+      from public.comment_likes l
       where l.comment_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
       order by l.created_at desc, l.user_id desc
       limit v_limit + 1

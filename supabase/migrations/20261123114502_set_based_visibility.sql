@@ -95,6 +95,8 @@ DROP FUNCTION "private"."check_viewer"(uuid);
 
 DROP FUNCTION "private"."comment_json"(public.comments, uuid);
 
+DROP FUNCTION "private"."follow_page"(uuid, text, public.follow_status, text, integer);
+
 
 DROP FUNCTION "private"."is_post_author"(uuid, uuid);
 
@@ -373,11 +375,10 @@ CREATE OR REPLACE FUNCTION private.delete_comment_by_right (
 $function$;
 
 CREATE OR REPLACE FUNCTION private.follow_page (
-  p_owner     uuid,
-  p_direction text,
-  p_status    public.follow_status,
-  p_cursor    text,
-  p_limit     integer
+  p_owner  uuid,
+  p_list   text,
+  p_cursor text,
+  p_limit  integer
 )
   RETURNS jsonb
   LANGUAGE plpgsql
@@ -389,29 +390,26 @@ declare
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  if p_direction = 'followers' then
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
-           order by x.since desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select f.since, i.id, i.item
-      from public.follows f join private.profile_items i on i.id = f.follower_id
-      where f.followee_id = p_owner and f.status = p_status and (f.since, f.follower_id) < (v_after.at, v_after.id)
-      order by f.since desc, f.follower_id desc
-      limit v_limit + 1
-    ) x;
-  else
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.id, 'item', x.item || jsonb_build_object('since', x.since))
-           order by x.since desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select f.since, i.id, i.item
-      from public.follows f join private.profile_items i on i.id = f.followee_id
-      where f.follower_id = p_owner and f.status = p_status and (f.since, f.followee_id) < (v_after.at, v_after.id)
-      order by f.since desc, f.followee_id desc
-      limit v_limit + 1
-    ) x;
-  end if;
+  select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.other,
+           'item', (select i.item from private.profile_items i where i.id = x.other) || jsonb_build_object('since', x.since))
+         order by x.since desc, x.other desc), '[]'::jsonb)
+  into v_rows
+  from (
+    (select f.since, f.follower_id as other from public.follows f
+     where p_list = 'followers' and f.followee_id = p_owner and f.status = 'accepted'
+       and (f.since, f.follower_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.follower_id desc limit v_limit + 1)
+    union all
+    (select f.since, f.follower_id from public.follows f
+     where p_list = 'requests' and f.followee_id = p_owner and f.status = 'pending'
+       and (f.since, f.follower_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.follower_id desc limit v_limit + 1)
+    union all
+    (select f.since, f.followee_id from public.follows f
+     where p_list = 'following' and f.follower_id = p_owner and f.status = 'accepted'
+       and (f.since, f.followee_id) < (v_after.at, v_after.id)
+     order by f.since desc, f.followee_id desc limit v_limit + 1)
+  ) x;
   return private.to_page(v_rows, v_limit);
 end;
 $function$;
@@ -450,8 +448,8 @@ begin
            order by x.created_at desc, x.user_id desc), '[]'::jsonb)
     into v_rows
     from (
-      select l.created_at, l.user_id, a.card
-      from public.post_likes l join private.cards a on a.id = l.user_id
+      select l.created_at, l.user_id, (select a.card from private.cards a where a.id = l.user_id) as card
+      from public.post_likes l
       where l.post_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
       order by l.created_at desc, l.user_id desc
       limit v_limit + 1
@@ -462,8 +460,8 @@ begin
            order by x.created_at desc, x.user_id desc), '[]'::jsonb)
     into v_rows
     from (
-      select l.created_at, l.user_id, a.card
-      from public.comment_likes l join private.cards a on a.id = l.user_id
+      select l.created_at, l.user_id, (select a.card from private.cards a where a.id = l.user_id) as card
+      from public.comment_likes l
       where l.comment_id = p_target and (l.created_at, l.user_id) < (v_after.at, v_after.id)
       order by l.created_at desc, l.user_id desc
       limit v_limit + 1
@@ -866,12 +864,12 @@ declare
   v_rows jsonb;
 begin
   select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.friend_id,
-           'item', x.item || jsonb_build_object('since', x.created_at))
+           'item', x.profile || jsonb_build_object('since', x.created_at))
          order by x.created_at desc, x.friend_id desc), '[]'::jsonb)
   into v_rows
   from (
-    select c.created_at, c.friend_id, i.item
-    from public.close_friends c join private.profile_items i on i.id = c.friend_id
+    select c.created_at, c.friend_id, (select i.item from private.profile_items i where i.id = c.friend_id) as profile
+    from public.close_friends c
     where c.owner_id = v_me
       and (c.created_at, c.friend_id) < (v_after.at, v_after.id)
     order by c.created_at desc, c.friend_id desc
@@ -958,6 +956,54 @@ begin
   return jsonb_build_object(
     'state', private.follow_state(v_me, v_target.id),
     'user', private.profile_item(v_target.id));
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.follow_requests (
+  p_cursor text    DEFAULT NULL::text,
+  p_limit  integer DEFAULT NULL::integer
+)
+  RETURNS jsonb
+  LANGUAGE sql
+  STABLE
+  SET search_path TO ''
+  AS $function$
+  select private.follow_page(private.require_uid(), 'requests', p_cursor, p_limit)
+$function$;
+
+CREATE OR REPLACE FUNCTION public.followers (
+  p_username text,
+  p_cursor   text    DEFAULT NULL::text,
+  p_limit    integer DEFAULT NULL::integer
+)
+  RETURNS jsonb
+  LANGUAGE plpgsql
+  STABLE
+  SET search_path TO ''
+  AS $function$
+declare
+  v_owner public.profiles := private.find_user(p_username);
+begin
+  perform private.require_activity_visible(v_owner);
+  return private.follow_page(v_owner.id, 'followers', p_cursor, p_limit);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION public.following (
+  p_username text,
+  p_cursor   text    DEFAULT NULL::text,
+  p_limit    integer DEFAULT NULL::integer
+)
+  RETURNS jsonb
+  LANGUAGE plpgsql
+  STABLE
+  SET search_path TO ''
+  AS $function$
+declare
+  v_owner public.profiles := private.find_user(p_username);
+begin
+  perform private.require_activity_visible(v_owner);
+  return private.follow_page(v_owner.id, 'following', p_cursor, p_limit);
 end;
 $function$;
 
@@ -1223,9 +1269,16 @@ CREATE INDEX comment_likes_comment_idx ON public.comment_likes USING btree (comm
 
 CREATE INDEX comments_post_id_idx ON public.comments USING btree (post_id);
 
-CREATE INDEX follows_followee_idx ON public.follows USING btree (followee_id, status, since DESC, follower_id DESC);
+CREATE INDEX follows_followee_idx ON public.follows USING btree (followee_id);
 
-CREATE INDEX follows_follower_idx ON public.follows USING btree (follower_id, status, since DESC, followee_id DESC);
+CREATE INDEX follows_followers_idx ON public.follows USING btree (followee_id, since DESC, follower_id DESC)
+  WHERE (status = 'accepted'::public.follow_status);
+
+CREATE INDEX follows_following_idx ON public.follows USING btree (follower_id, since DESC, followee_id DESC)
+  WHERE (status = 'accepted'::public.follow_status);
+
+CREATE INDEX follows_requests_idx ON public.follows USING btree (followee_id, since DESC, follower_id DESC)
+  WHERE (status = 'pending'::public.follow_status);
 
 CREATE INDEX post_likes_post_idx ON public.post_likes USING btree (post_id, created_at DESC, user_id DESC);
 
@@ -1474,6 +1527,8 @@ COMMENT ON FUNCTION "private"."comment_item"(uuid) IS 'A comment the caller may 
 
 COMMENT ON FUNCTION "private"."decode_cursor"(text) IS 'The (at, id) a cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
 
+COMMENT ON FUNCTION "private"."follow_page"(uuid, text, text, integer) IS 'A page of the owner''s followers, follow requests or followed accounts (p_list), newest first.';
+
 COMMENT ON FUNCTION "private"."is_admin"() IS 'Whether the caller (private.uid()) is an admin.';
 
 COMMENT ON FUNCTION "private"."may_delete_comment"(uuid) IS 'Whether the caller may delete the comment: its author, the post''s author or an admin.';
@@ -1555,6 +1610,16 @@ REVOKE ALL ON FUNCTION "private"."comment_item"(uuid) FROM "postgres";
 GRANT EXECUTE ON FUNCTION "private"."comment_item"(uuid) TO "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."comment_item"(uuid) TO "service_role";
+
+REVOKE ALL ON FUNCTION "private"."follow_page"(uuid, text, text, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."follow_page"(uuid, text, text, integer) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."follow_page"(uuid, text, text, integer) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."follow_page"(uuid, text, text, integer) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."follow_page"(uuid, text, text, integer) TO "service_role";
 
 REVOKE ALL ON FUNCTION "private"."is_admin"() FROM PUBLIC;
 
