@@ -15,7 +15,7 @@ import { type Profile, profile, readConfig, repoRoot } from './config.ts';
 import { elapsed, info, warn } from './log.ts';
 import { livePostmaster } from './postmaster.ts';
 import { assertPortFree } from './processes.ts';
-import { stopAll } from './supervisor.ts';
+import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
 import { type Stack, up } from './stack.ts';
@@ -105,14 +105,17 @@ async function inFreshStack(name: 'test' | 'faults', mode: 'run' | 'bench', vite
     const report = join(repoRoot, '.local', name, 'vitest.json');
     const reporters = mode === 'run' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : [];
     const config = name === 'faults' ? 'test/faults/vitest.config.ts' : 'test/vitest.config.ts';
-    const result = await new Deno.Command(vitest, {
+    const run = new Deno.Command(vitest, {
       args: [mode, '--run', '--config', config, ...reporters, ...vitestArgs],
       cwd: repoRoot,
       env: testEnv(stack, stackProfile),
       stdin: 'null',
       stdout: 'inherit',
       stderr: 'inherit',
-    }).spawn().status;
+    }).spawn();
+    // A stack that gives up (a service failing again and again) ends the run with it, rather than leave vitest behind.
+    onGiveUp(() => run.kill('SIGTERM'));
+    const result = await run.status;
     if (mode === 'run') await printTally(report, stack.authUnavailable);
     return result.code;
   } finally {

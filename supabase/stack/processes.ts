@@ -62,8 +62,12 @@ export async function spawn(name: string, command: string, options: SpawnOptions
   const sink = file.writable.getWriter();
   const copy = (stream: ReadableStream<Uint8Array>) =>
     stream.pipeTo(new WritableStream({ write: (chunk) => sink.write(chunk) }));
-  Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() => sink.close().catch(() => {}));
-  const exited = process.status.then((status) => status.signal ? `signal ${status.signal}` : `code ${status.code}`);
+  const copied = Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() => sink.close().catch(() => {}));
+  const exited = process.status.then(async (status) => {
+    // Its last words reach the log before anyone reads it (a child it left may hold the pipes open: 1 s at most).
+    await Promise.race([copied, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    return status.signal ? `signal ${status.signal}` : `code ${status.code}`;
+  });
   const stopSignal = options.stopSignal ?? 'SIGTERM';
   return {
     pid: process.pid,
@@ -100,7 +104,7 @@ export async function spawnReady(
 ): Promise<Running> {
   const running = await spawn(name, command, options);
   const exitedEarly = running.exited.then(async (how) => {
-    throw new Error(`${name} exited while starting (${how}):\n${await tail(logPath(options.logDir, name))}`);
+    throw new Error(`${name} exited while starting (${how}):\n${await tail(logPath(options.logDir, name), 8)}`);
   });
   try {
     await Promise.race([waitFor(ready.what, ready.check), exitedEarly]);

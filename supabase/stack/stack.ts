@@ -121,6 +121,7 @@ async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: s
   const config = readConfig();
   const env = {
     PORT: String(profile.ports.functions),
+    NO_COLOR: '1', // plain text in its log
     SUPABASE_URL: urls(profile).api,
     SUPABASE_ANON_KEY: keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,

@@ -114,7 +114,16 @@ async function restart(entry: Supervised): Promise<boolean> {
   }
 }
 
+let giveUpHandlers: (() => void)[] = [];
+
+/** Runs `handler` when the stack gives up, before it stops (a test run in progress is ended with it). */
+export function onGiveUp(handler: () => void): void {
+  giveUpHandlers.push(handler);
+}
+
 async function abandon(name: string): Promise<never> {
+  for (const handler of giveUpHandlers) handler();
+  giveUpHandlers = [];
   warn(`GIVING UP: ${name} failed ${giveUp.failures} times within ${giveUp.withinMs / 1000} s. Stopping the whole stack; ` +
     `see its log in the logs folder printed at start.`);
   await stopAll();
