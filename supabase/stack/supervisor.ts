@@ -60,7 +60,7 @@ export async function supervise(service: Service): Promise<void> {
   const entry: Supervised = { service, failures: [] };
   supervised.push(entry);
   track(entry, await service.start());
-  watch(entry);
+  watch(entry).catch((error) => warn(`${service.name} is NO LONGER SUPERVISED: ${(error as Error).message}`));
 }
 
 async function watch(entry: Supervised): Promise<void> {
@@ -91,7 +91,7 @@ async function restart(entry: Supervised): Promise<boolean> {
     entry.failures = [...entry.failures.filter((at) => now - at < giveUp.withinMs), now];
     if (entry.failures.length >= giveUp.failures) await abandon(name);
     const pause = Math.min(firstPauseMs * 2 ** (entry.failures.length - 1), longestPauseMs);
-    warn(`${name}: restarting in ${pause / 1000} s (failure ${entry.failures.length} of ${giveUp.failures} allowed within a minute)`);
+    warn(`${name}: restarting in ${pause / 1000} s (${entry.failures.length} failure(s) within a minute; the stack gives up at ${giveUp.failures})`);
     await sleep(pause);
     if (stopping) return false;
     let started: Running | undefined;
