@@ -3,7 +3,7 @@
 // 4 s), and the stack gives up (stops everything, exit 1) when one service has failed 5 times within a
 // minute. The other services ride out the outage: the gateway answers 503 for a service that is down and the
 // facade's /health names it. Ctrl-C (stopAll) stops the services newest first.
-// Each service's current pid is written to <run dir>/<name>.pid, for operators and the fault suite.
+// Each service's current (or last) pid is written to <run dir>/<name>.pid, for operators and the fault suite.
 import { join } from 'node:path';
 import { info, warn } from './log.ts';
 import { type Running, tail } from './processes.ts';
@@ -23,13 +23,12 @@ export interface Service {
 
 const giveUp = { failures: 5, withinMs: 60_000 };
 const firstPauseMs = 500;
-const longestPauseMs = 8_000;
 
 interface Supervised {
   service: Service;
   running?: Running;
-  /** A restart under way, which stopAll lets finish (and then stops) so no process is left behind. */
-  restarting?: Promise<void>;
+  /** A start under way, which stopAll lets finish (and then stops) so no process is left behind. */
+  starting?: Promise<void>;
   /** When it failed recently (exits and failed restarts), for the backoff and the give-up rule. */
   failures: number[];
 }
@@ -55,11 +54,30 @@ function track(entry: Supervised, running: Running): void {
   Deno.writeTextFileSync(pidFile(entry.service.name), `${running.pid}\n`);
 }
 
+/**
+ * Starts the service; undefined when the stack began stopping meanwhile (the new process is then stopped
+ * too). stopAll waits for a start under way, so a process started as the stack stops is not left behind.
+ */
+async function startTracked(entry: Supervised): Promise<Running | undefined> {
+  let started: Running | undefined;
+  entry.starting = entry.service.start().then(async (running) => {
+    if (stopping) await running.stop();
+    else started = running;
+  });
+  try {
+    await entry.starting;
+  } finally {
+    entry.starting = undefined;
+  }
+  if (started) track(entry, started);
+  return started;
+}
+
 /** Starts a service and watches it from then on. A failure of this first start is the caller's to report. */
 export async function supervise(service: Service): Promise<void> {
   const entry: Supervised = { service, failures: [] };
   supervised.push(entry);
-  track(entry, await service.start());
+  if (!await startTracked(entry)) throw new Error(`${service.name} was not started: the stack is stopping`);
   watch(entry).catch((error) => warn(`${service.name} is NO LONGER SUPERVISED: ${(error as Error).message}`));
 }
 
@@ -90,25 +108,18 @@ async function restart(entry: Supervised): Promise<boolean> {
     const now = Date.now();
     entry.failures = [...entry.failures.filter((at) => now - at < giveUp.withinMs), now];
     if (entry.failures.length >= giveUp.failures) await abandon(name);
-    const pause = Math.min(firstPauseMs * 2 ** (entry.failures.length - 1), longestPauseMs);
+    const pause = firstPauseMs * 2 ** (entry.failures.length - 1);
     warn(`${name}: restarting in ${pause / 1000} s (${entry.failures.length} failure(s) within a minute; the stack gives up at ${giveUp.failures})`);
     await sleep(pause);
     if (stopping) return false;
     let started: Running | undefined;
-    entry.restarting = entry.service.start().then(async (running) => {
-      if (stopping) await running.stop();
-      else started = running;
-    });
     try {
-      await entry.restarting;
+      started = await startTracked(entry);
     } catch (error) {
       warn(`${name} did not come back: ${(error as Error).message}`);
       continue;
-    } finally {
-      entry.restarting = undefined;
     }
     if (!started) return false;
-    track(entry, started);
     info(`${name} is back (pid ${started.pid}) after ${((performance.now() - down) / 1000).toFixed(1)} s`);
     return true;
   }
@@ -135,7 +146,7 @@ export async function stopAll(): Promise<void> {
   stopping = true;
   while (supervised.length > 0) {
     const entry = supervised.pop()!;
-    await entry.restarting?.catch(() => {});
+    await entry.starting?.catch(() => {});
     await entry.running?.stop();
     await Deno.remove(pidFile(entry.service.name)).catch(() => {});
   }
