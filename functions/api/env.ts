@@ -28,6 +28,11 @@ const envSchema = z.object({
    * service role key is sent, which the local gateway accepts and hosted projects do not.
    */
   AUTH_FORWARDING_KEY: z.string().min(1).optional(),
+  /**
+   * host:port of the mail server Auth sends through, for /health to report. Hosted projects do not tell it
+   * (their /health then leaves the mail server out); the local stack names its Mailpit.
+   */
+  SMTP_ADDRESS: z.string().regex(/^[^:]+:\d+$/, 'must be host:port').optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z

@@ -38,7 +38,8 @@ export interface Ports {
 }
 
 export interface Profile {
-  name: 'dev' | 'test';
+  /** dev: `npm start`; test: `npm test` and `npm run bench`; faults: `npm run faults`. */
+  name: 'dev' | 'test' | 'faults';
   dir: string;
   ports: Ports;
   /** A database the user runs already (superuser URL); the stack then creates no cluster of its own. */
@@ -47,12 +48,22 @@ export interface Profile {
   fresh: boolean;
 }
 
+/** How far each profile's ports are from those of config.toml, and the variable that moves them. */
+const portShifts = {
+  dev: { variable: undefined, shift: 0 },
+  test: { variable: 'STACK_TEST_PORT_SHIFT', shift: 1000 },
+  // Above Linux's ephemeral port range (32768-60999), where no client connection can take a port first.
+  faults: { variable: 'STACK_FAULTS_PORT_SHIFT', shift: 7000 },
+};
+
 /**
- * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 so both can run at once
- * (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere, so two can run side by side).
+ * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 and the fault suite's by 7000
+ * so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere, so two can
+ * run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite).
  */
 export function profile(name: Profile['name'], config: Toml): Profile {
-  const shift = name === 'test' ? Number(Deno.env.get('STACK_TEST_PORT_SHIFT') || 1000) : 0;
+  const { variable, shift: defaultShift } = portShifts[name];
+  const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
   const api = config.api.port + shift;
   return {
     name,
@@ -66,7 +77,7 @@ export function profile(name: Profile['name'], config: Toml): Profile {
       functions: api + 6,
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
-    fresh: name === 'test',
+    fresh: name !== 'dev',
   };
 }
 

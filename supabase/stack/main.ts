@@ -2,6 +2,7 @@
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
+//   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -10,9 +11,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromiumInstalled } from './chromium.ts';
-import { profile, readConfig, repoRoot } from './config.ts';
+import { type Profile, profile, readConfig, repoRoot } from './config.ts';
 import { elapsed, info, warn } from './log.ts';
-import { assertPortFree, stopAll } from './processes.ts';
+import { livePostmaster } from './postmaster.ts';
+import { assertPortFree } from './processes.ts';
+import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
 import { type Stack, up } from './stack.ts';
@@ -59,7 +62,7 @@ async function start(): Promise<void> {
 }
 
 /** Environment the test suite reads (test/helpers/stack.ts). */
-function testEnv(stack: Stack): Record<string, string> {
+function testEnv(stack: Stack, stackProfile: Profile): Record<string, string> {
   return {
     STACK_API_URL: stack.urls.api,
     STACK_FUNCTIONS_URL: `${stack.urls.functions}/api`,
@@ -70,6 +73,8 @@ function testEnv(stack: Stack): Record<string, string> {
     STACK_AUTH_UNAVAILABLE: stack.authUnavailable ?? '',
     // The test stack's own signing key, so tests can forge expired or wrongly addressed tokens.
     STACK_SIGNING_KEY: JSON.stringify(stack.keys.signingKey),
+    // Where the fault suite finds the services' pids, the cluster it restarts and the logs.
+    STACK_DIR: stackProfile.dir,
   };
 }
 
@@ -85,32 +90,49 @@ async function printTally(report: string, authUnavailable?: string): Promise<voi
   }
 }
 
-/** Runs vitest (`run` or `bench`) against a fresh test stack, then tears the stack down. */
-async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise<number> {
+/** Runs vitest (`run` or `bench`) against a fresh stack of `name`, then tears the stack down. */
+async function inFreshStack(name: 'test' | 'faults', mode: 'run' | 'bench', vitestArgs: string[]): Promise<number> {
   onStopSignal(async () => {
     await stopAll();
     Deno.exit(130);
   });
+  const stackProfile = profile(name, readConfig());
   try {
-    if (mode === 'run') await ensureChromiumInstalled();
-    const stack = await up(profile('test', readConfig()));
-    info(`test stack ready in ${elapsed()}; running vitest ${mode}`);
+    if (name === 'test' && mode === 'run') await ensureChromiumInstalled();
+    const stack = await up(stackProfile);
+    info(`${name} stack ready in ${elapsed()}; running vitest ${mode}`);
     const vitest = join(repoRoot, 'node_modules', '.bin', 'vitest');
-    const report = join(repoRoot, '.local', 'test', 'vitest.json');
+    const report = join(repoRoot, '.local', name, 'vitest.json');
     const reporters = mode === 'run' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : [];
-    const result = await new Deno.Command(vitest, {
-      args: [mode, '--run', '--config', 'test/vitest.config.ts', ...reporters, ...vitestArgs],
+    const config = name === 'faults' ? 'test/faults/vitest.config.ts' : 'test/vitest.config.ts';
+    const run = new Deno.Command(vitest, {
+      args: [mode, '--run', '--config', config, ...reporters, ...vitestArgs],
       cwd: repoRoot,
-      env: testEnv(stack),
+      env: testEnv(stack, stackProfile),
       stdin: 'null',
       stdout: 'inherit',
       stderr: 'inherit',
-    }).spawn().status;
+    }).spawn();
+    // A stack that gives up (a service failing again and again) ends the run with it, rather than leave vitest behind.
+    onGiveUp(() => run.kill('SIGTERM'));
+    const result = await run.status;
     if (mode === 'run') await printTally(report, stack.authUnavailable);
     return result.code;
   } finally {
     await stopAll();
+    if (name === 'faults') assertNoPostmasterLeft(stackProfile);
   }
+}
+
+/** The fault suite restarts Postgres behind the stack's back: after the stop, none may still serve its cluster. */
+function assertNoPostmasterLeft(stackProfile: Profile): void {
+  const dataDir = join(stackProfile.dir, 'postgres');
+  const pid = livePostmaster(dataDir);
+  if (pid !== undefined) {
+    warn(`FAILED: a postmaster (pid ${pid}) still serves ${dataDir} after the stack stopped: it was orphaned`);
+    Deno.exit(1);
+  }
+  info(`stopped: no postmaster left on ${dataDir}`);
 }
 
 async function reset(): Promise<void> {
@@ -194,14 +216,15 @@ async function grantAdmin([username, flag]: string[]): Promise<void> {
 const [command, ...rest] = Deno.args;
 try {
   if (command === 'start') await start();
-  else if (command === 'test') Deno.exit(await inTestStack('run', rest));
-  else if (command === 'bench') Deno.exit(await inTestStack('bench', rest));
+  else if (command === 'test') Deno.exit(await inFreshStack('test', 'run', rest));
+  else if (command === 'bench') Deno.exit(await inFreshStack('test', 'bench', rest));
+  else if (command === 'faults') Deno.exit(await inFreshStack('faults', 'run', rest));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, reset, types, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, faults, reset, types, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

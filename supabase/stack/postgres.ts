@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { info } from './log.ts';
-import { assertPortFree, run, spawn, waitFor } from './processes.ts';
+import { adoptPostmaster, livePostmaster, successorPostmaster } from './postmaster.ts';
+import { assertPortFree, logPath, run, type Running, spawnReady, waitFor } from './processes.ts';
+import { type Service, supervise } from './supervisor.ts';
 import { type Profile, repoRoot } from './config.ts';
 
 /** The local stack's well-known password, as with `supabase start`; every server listens on 127.0.0.1 only. */
@@ -59,27 +61,61 @@ async function initCluster(dataDir: string, logDir: string): Promise<void> {
   }
 }
 
-/** Starts the profile's cluster (creating it on first use) and returns a superuser URL. */
+/** Starts the profile's cluster (creating it on first use) under supervision and returns a superuser URL. */
 export async function startPostgres(profile: Profile, logDir: string): Promise<string> {
   const port = profile.ports.db;
   const dataDir = join(profile.dir, 'postgres');
-  const socketDir = join(profile.dir, 'postgres-socket');
   assertPortFree(port, 'Postgres');
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     info(`creating a Postgres cluster in ${dataDir}`);
     await initCluster(dataDir, logDir);
   }
-  await Deno.mkdir(socketDir, { recursive: true });
-  await giveToClusterOwner(socketDir);
-  const [command, args] = asClusterOwner(join(binDir(), 'postgres'), [
-    '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
-  ]);
-  await spawn('postgres', command, { args, logDir, stopSignal: 'SIGINT' });
-  await waitFor('Postgres', async () => {
-    const ready = await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output();
-    return ready.success;
-  });
+  await supervise(postgresService(profile, dataDir, logDir));
   return `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
+}
+
+/**
+ * Postgres as a supervised service. Restarted by someone else (pg_ctl restart), its successor is adopted;
+ * stopping it stops whatever postmaster holds the data folder, so none is left running after the stack.
+ */
+function postgresService(profile: Profile, dataDir: string, logDir: string): Service {
+  const port = profile.ports.db;
+  const socketDir = join(profile.dir, 'postgres-socket');
+  const ready = {
+    what: 'Postgres',
+    check: async () => (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output()).success,
+  };
+  const withDataDirStop = (running: Running): Running => ({
+    ...running,
+    stop: async () => {
+      await running.stop();
+      const other = livePostmaster(dataDir);
+      if (other !== undefined) await adoptPostmaster(other).stop();
+    },
+  });
+  const adopt = async (pid: number) => {
+    await waitFor(ready.what, ready.check);
+    return withDataDirStop(adoptPostmaster(pid));
+  };
+  return {
+    name: 'postgres',
+    logFile: logPath(logDir, 'postgres'),
+    async start() {
+      // A postmaster already serving the folder (started by pg_ctl while the stack was restarting it) is taken over.
+      const running = livePostmaster(dataDir);
+      if (running !== undefined) return adopt(running);
+      await Deno.mkdir(socketDir, { recursive: true });
+      await giveToClusterOwner(socketDir);
+      const [command, args] = asClusterOwner(join(binDir(), 'postgres'), [
+        '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
+      ]);
+      return withDataDirStop(await spawnReady('postgres', command, { args, logDir, stopSignal: 'SIGINT' }, ready));
+    },
+    async successor(ended) {
+      const pid = await successorPostmaster(dataDir, ended.pid);
+      return pid === undefined ? undefined : adopt(pid);
+    },
+  };
 }
 
 /** Applies sql/bootstrap.sql (idempotent) with the passwords the API and Auth roles log in with. */

@@ -1,17 +1,6 @@
-// Child processes of the local stack: started with their output sent to a log file, watched, and stopped
-// in reverse order on exit. Also the readiness and free-port checks every service needs.
+// Child processes of the local stack: one-shot commands and long-running services, their output sent to a
+// log file. Also the readiness and free-port checks every service needs. supervisor.ts watches the services.
 import { join } from 'node:path';
-import { warn } from './log.ts';
-
-interface Child {
-  name: string;
-  process: Deno.ChildProcess;
-  stopSignal: Deno.Signal;
-  logFile: string;
-  expectedExit: boolean;
-}
-
-const children: Child[] = [];
 
 export interface SpawnOptions {
   args: string[];
@@ -22,9 +11,18 @@ export interface SpawnOptions {
   stopSignal?: Deno.Signal;
 }
 
+/** A service process the stack runs: started by it, or (Postgres) adopted from whoever restarted it. */
+export interface Running {
+  pid: number;
+  /** Resolves when the process has ended, with how it ended ("code 1", "signal SIGKILL"). */
+  exited: Promise<string>;
+  /** Stops it and waits until it is gone. */
+  stop(): Promise<void>;
+}
+
 async function openLog(logDir: string, name: string) {
   await Deno.mkdir(logDir, { recursive: true });
-  const path = join(logDir, `${name}.log`);
+  const path = logPath(logDir, name);
   const file = await Deno.open(path, { create: true, append: true });
   return { path, file };
 }
@@ -48,10 +46,11 @@ export async function run(name: string, command: string, options: SpawnOptions):
   }
 }
 
-/** Starts a long-running service. If it dies while the stack runs, the stack is stopped. */
-export async function spawn(name: string, command: string, options: SpawnOptions): Promise<void> {
-  const { path, file } = await openLog(options.logDir, name);
+/** Starts a long-running service (the supervisor watches it and restarts it when it dies). */
+export async function spawn(name: string, command: string, options: SpawnOptions): Promise<Running> {
+  const { file } = await openLog(options.logDir, name);
   // setsid: a terminal's Ctrl-C reaches only the orchestrator, which then stops the services in order.
+  // setsid (and setpriv) exec the command, so the child's pid is the service's own.
   const process = new Deno.Command('setsid', {
     args: [command, ...options.args],
     env: options.env,
@@ -60,43 +59,69 @@ export async function spawn(name: string, command: string, options: SpawnOptions
     stdout: 'piped',
     stderr: 'piped',
   }).spawn();
-  const child: Child = { name, process, stopSignal: options.stopSignal ?? 'SIGTERM', logFile: path, expectedExit: false };
-  children.push(child);
   const sink = file.writable.getWriter();
   const copy = (stream: ReadableStream<Uint8Array>) =>
     stream.pipeTo(new WritableStream({ write: (chunk) => sink.write(chunk) }));
-  Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() => sink.close().catch(() => {}));
-  process.status.then(async (status) => {
-    if (child.expectedExit) return;
-    warn(`${name} exited unexpectedly (code ${status.code}). Its log, ${path}, ends with:\n${await tail(path)}`);
-    await stopAll();
-    Deno.exit(1);
+  const copied = Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() => sink.close().catch(() => {}));
+  const exited = process.status.then(async (status) => {
+    // Its last words reach the log before anyone reads it (a child it left may hold the pipes open: 1 s at most).
+    await Promise.race([copied, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+    return status.signal ? `signal ${status.signal}` : `code ${status.code}`;
   });
+  const stopSignal = options.stopSignal ?? 'SIGTERM';
+  return {
+    pid: process.pid,
+    exited,
+    stop: () => stopProcess(process.pid, stopSignal, exited),
+  };
+}
+
+/** Signals `pid`, waits for `exited` and SIGKILLs it after 10 s. */
+export async function stopProcess(pid: number, signal: Deno.Signal, exited: Promise<unknown>): Promise<void> {
+  try {
+    Deno.kill(pid, signal);
+  } catch {
+    return; // already gone
+  }
+  const timer = setTimeout(() => {
+    try {
+      Deno.kill(pid, 'SIGKILL');
+    } catch { /* gone */ }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts a service and waits until `ready` says it serves. A service that exits first, or is not ready in
+ * time, is stopped and the start throws with the end of its log.
+ */
+export async function spawnReady(
+  name: string,
+  command: string,
+  options: SpawnOptions,
+  ready: { what: string; check: () => Promise<boolean> },
+): Promise<Running> {
+  const running = await spawn(name, command, options);
+  const exitedEarly = running.exited.then(async (how) => {
+    throw new Error(`${name} exited while starting (${how}):\n${await tail(logPath(options.logDir, name), 8)}`);
+  });
+  try {
+    await Promise.race([waitFor(ready.what, ready.check), exitedEarly]);
+  } catch (error) {
+    await running.stop();
+    throw error;
+  }
+  return running;
+}
+
+export function logPath(logDir: string, name: string): string {
+  return join(logDir, `${name}.log`);
 }
 
 export async function tail(path: string, lines = 20): Promise<string> {
   const text = await Deno.readTextFile(path).catch(() => '');
   return text.trimEnd().split('\n').slice(-lines).map((line) => `    ${line}`).join('\n');
-}
-
-/** Stops every service, newest first, and waits for each to exit (SIGKILL after 10 s). */
-export async function stopAll(): Promise<void> {
-  while (children.length > 0) {
-    const child = children.pop()!;
-    child.expectedExit = true;
-    try {
-      child.process.kill(child.stopSignal);
-    } catch {
-      continue; // already gone
-    }
-    const timer = setTimeout(() => {
-      try {
-        child.process.kill('SIGKILL');
-      } catch { /* gone */ }
-    }, 10_000);
-    await child.process.status;
-    clearTimeout(timer);
-  }
 }
 
 /** A port already taken is a clear error, not a hang. */

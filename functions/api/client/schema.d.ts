@@ -908,6 +908,11 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             auth: "up" | "down";
+            /**
+             * @description Present where the function knows the mail server (the local stack)
+             * @enum {string}
+             */
+            smtp?: "up" | "down";
         };
         Registered: {
             /** @enum {boolean} */

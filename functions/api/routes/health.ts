@@ -1,4 +1,6 @@
-// GET /health: whether the facade can reach the database and Supabase Auth.
+// GET /health: whether the facade can reach the database, Supabase Auth and (when it is told where) the
+// mail server Auth sends its codes through.
+import { connect } from 'node:net';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
@@ -10,6 +12,7 @@ const HealthSchema = z
     status: z.enum(['ok', 'degraded']),
     database: ServiceState,
     auth: ServiceState,
+    smtp: ServiceState.optional().openapi({ description: 'Present where the function knows the mail server (the local stack)' }),
   })
   .openapi('Health');
 
@@ -47,12 +50,37 @@ async function authIsUp({ env }: Deps): Promise<boolean> {
   }
 }
 
+/** Whether the mail server greets a new connection with SMTP's 220 (then says QUIT). */
+function smtpIsUp(address: string): Promise<boolean> {
+  const [host, port] = address.split(':');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port: Number(port), timeout: timeoutMs });
+    const done = (up: boolean) => {
+      socket.destroy();
+      resolve(up);
+    };
+    socket.once('data', (greeting) => {
+      socket.write('QUIT\r\n');
+      done(greeting.toString().startsWith('220'));
+    });
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
 export const health = createRouter().openapi(route, async (c) => {
-  const [database, auth] = await Promise.all([databaseIsUp(c.var.deps), authIsUp(c.var.deps)]);
+  const smtpAddress = c.var.deps.env.SMTP_ADDRESS;
+  const [database, auth, smtp] = await Promise.all([
+    databaseIsUp(c.var.deps),
+    authIsUp(c.var.deps),
+    smtpAddress ? smtpIsUp(smtpAddress) : undefined,
+  ]);
+  const state = (up: boolean) => up ? 'up' as const : 'down' as const;
   const body = {
-    status: database && auth ? 'ok' as const : 'degraded' as const,
-    database: database ? 'up' as const : 'down' as const,
-    auth: auth ? 'up' as const : 'down' as const,
+    status: database && auth && smtp !== false ? 'ok' as const : 'degraded' as const,
+    database: state(database),
+    auth: state(auth),
+    ...(smtp === undefined ? {} : { smtp: state(smtp) }),
   };
   return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
 });

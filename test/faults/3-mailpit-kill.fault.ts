@@ -1,0 +1,35 @@
+// Mailpit (the local mail server Auth sends codes through) killed: the supervisor must bring it back, and
+// /health must say `smtp: down` meanwhile and `smtp: up` after. Needs no Auth.
+import { describe, expect, it } from 'vitest';
+import { formatMs, printFigures } from './helpers/figures.ts';
+import { killService, servicePid } from './helpers/inject.ts';
+import { call, type Outcome, sleep, waitUntil } from './helpers/traffic.ts';
+
+const recoveryBoundMs = 30_000;
+
+describe('Mailpit killed', () => {
+  it('is restarted by the supervisor, and /health names the mail server while it is down', async () => {
+    const seen: Outcome[] = [];
+    const smtp = async () => {
+      const health = await call('health', 'GET', '/health');
+      seen.push(health);
+      return health.body?.smtp;
+    };
+    expect(await smtp(), '/health reports the mail server').toBe('up');
+    const killedAt = performance.now();
+    const killedPid = killService('mailpit');
+    const sawDown = await waitUntil(async () => await smtp() === 'down', 5_000);
+    const cameBack = await waitUntil(async () => servicePid('mailpit') !== killedPid && await smtp() === 'up', recoveryBoundMs);
+    const backAt = performance.now();
+    await sleep(200);
+    printFigures('Mailpit killed (SIGKILL), watched through /health', {
+      '/health requests': seen.length,
+      'smtp: down seen': sawDown,
+      'Mailpit back (kill → smtp: up)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
+      'Mailpit pid': `${killedPid} → ${servicePid('mailpit')}`,
+    });
+
+    expect(sawDown, '/health said smtp: down while Mailpit was down').toBe(true);
+    expect(cameBack, 'the supervisor restarted Mailpit').toBe(true);
+  });
+});
