@@ -134,7 +134,7 @@ create table public.post_likes (
 );
 alter table public.post_likes enable row level security;
 create index post_likes_post_idx on public.post_likes (post_id, created_at desc, user_id desc);
-create index post_likes_user_idx on public.post_likes (user_id);
+create index post_likes_user_idx on public.post_likes (user_id, created_at desc);
 
 comment on table public.post_likes is 'One like per user per post.';
 comment on column public.post_likes.post_id is 'The liked post.';

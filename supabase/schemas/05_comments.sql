@@ -16,8 +16,8 @@ create table public.comments (
 );
 alter table public.comments enable row level security;
 create index comments_post_idx on public.comments (post_id, created_at desc, id desc) where parent_id is null;
--- Every comment of a post, replies included: deleting a post, and the recount.
-create index comments_post_id_idx on public.comments (post_id);
+-- Every comment of a post, replies included, newest first (a direct client's list; deleting a post).
+create index comments_post_all_idx on public.comments (post_id, created_at desc, id desc);
 create index comments_parent_idx on public.comments (parent_id, post_id, created_at desc, id desc);
 create index comments_author_idx on public.comments (author_id);
 
@@ -58,7 +58,7 @@ create table public.comment_likes (
 );
 alter table public.comment_likes enable row level security;
 create index comment_likes_comment_idx on public.comment_likes (comment_id, created_at desc, user_id desc);
-create index comment_likes_user_idx on public.comment_likes (user_id);
+create index comment_likes_user_idx on public.comment_likes (user_id, created_at desc);
 
 comment on table public.comment_likes is 'One like per user per comment.';
 comment on column public.comment_likes.comment_id is 'The liked comment.';
