@@ -184,7 +184,7 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
         if (problem) {
           const shown = request.identity === 'signed-in' ? { ...headers, Authorization: `Bearer <access token of ${actor.username}>` } : headers;
           failures.push([
-            `${operation.name}: ${problem} after ${outcome.ms} ms (request ${index} of ${requests.length}, ${request.identity}; ${request.mutations.join('; ')})`,
+            `${operation.name}: ${problem} after ${outcome.ms} ms (request ${index + 1} of ${requests.length}, ${request.identity}; ${request.mutations.join('; ')})`,
             `reproduce: FUZZ_SEED=${seedText} npm test -- test/api/fuzz.test.ts -t '${operation.name}'`,
             describeRequest(request, shown),
             'status' in outcome ? `response: ${outcome.status} ${outcome.contentType} ${outcome.text.slice(0, 500)}` : '',

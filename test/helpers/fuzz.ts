@@ -161,6 +161,7 @@ function plausibleString(rng: Random, name: string, schema: Schema, world: World
   if (schema.pattern === '^\\d{6}$') return rng.string(6, '0123456789');
   if (schema.pattern === '^[a-z0-9._]{3,30}$') return `fz${rng.string(rng.int(1, 20), usernameChars)}`;
   if (schema.pattern?.startsWith('^[A-Za-z0-9]')) return `${rng.uuid()}/${rng.string(rng.int(1, 12), letters)}.png`;
+  if (name === 'cursor') return cursor(rng, `${rng.int(946_684_800, 1_956_528_000)}${rng.string(6, '0123456789')}.${rng.uuid()}`);
   if (name === 'password' || name === 'current_password') return rng.string(rng.int(8, 40), `${letters}0123456789 !#`);
   if (name === 'time_zone') return rng.pick(['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Mars/Olympus', 'Etc/GMT+14']);
   const min = schema.minLength ?? 0;
@@ -202,8 +203,35 @@ export function plausible(rng: Random, schema: Schema, world: World, name = ''):
   }
 }
 
+/** A page cursor as the API makes them (base64url of "<microseconds>.<uuid>"), around any text. */
+function cursor(rng: Random, text: string | Uint8Array): string {
+  return Buffer.from(text).toString(rng.chance(0.8) ? 'base64url' : 'base64');
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Hostile values
+
+/** Cursors in the API's own format whose content is wrong: out of range, not numbers, not UTF-8. */
+function hostileCursor(rng: Random): string {
+  const id = rng.uuid();
+  return cursor(rng, rng.pick<() => string | Uint8Array>([
+    () => `-9223372036854775808.${id}`,
+    () => `9223372036854775807.${id}`,
+    () => `99999999999999999999999.${id}`,
+    () => `-1.${id}`,
+    () => `1.5.${id}`,
+    () => `1700000000000000.${id}x`,
+    () => `1700000000000000.${id.toUpperCase()}`,
+    () => `1700000000000000`,
+    () => `.${id}`,
+    () => '.',
+    () => `NaN.${id}`,
+    () => `1e30.${id}`,
+    () => `1700000000000000.${id}\u0000`,
+    () => `${'9'.repeat(120)}.${id}`,
+    () => new Uint8Array([0xff, 0xfe, 0x2e, 0x00]),
+  ])());
+}
 
 /** Path parameters as they go on the wire (already percent-encoded where they are). */
 function hostilePathValue(rng: Random, name: string, world: World): string {
@@ -444,7 +472,9 @@ export function generate(rng: Random, operation: Operation, world: World, identi
   const hostileQuery = chosen.has('query') ? rng.pick(queryParameters) : undefined;
   for (const parameter of queryParameters) {
     if (parameter === hostileQuery) {
-      const value = rng.chance(0.15) ? 'x'.repeat(rng.pick([201, 2_000, 6_000])) : rng.pick(hostileQueryValues);
+      const value = parameter.name === 'cursor' && rng.chance(0.4)
+        ? hostileCursor(rng)
+        : rng.chance(0.15) ? 'x'.repeat(rng.pick([201, 2_000, 6_000])) : rng.pick(hostileQueryValues);
       const repeated = rng.chance(0.2);
       query.push(`${parameter.name}=${value}`);
       if (repeated) query.push(`${parameter.name}=${rng.pick(hostileQueryValues)}`);
