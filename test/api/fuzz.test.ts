@@ -182,11 +182,11 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
     expect(run(seed)).not.toEqual(run(seed + 1));
   });
 
-  for (const [index, operation] of operations.entries()) {
+  for (const [position, operation] of operations.entries()) {
     it(operation.name, async () => {
-      const { actor, world } = await arranged(index);
+      const { actor, world } = await arranged(position);
       // The next operation's accounts are made while this one's requests run.
-      if (index + 1 < operations.length) arranged(index + 1).catch(() => undefined);
+      if (position + 1 < operations.length) arranged(position + 1).catch(() => undefined);
       const rng = random(hash(`${seed}:${operation.name}`));
       const requests = Array.from({ length: requestsPerOperation }, (_, i) => generate(rng, operation, world, identities[i % identities.length]));
       const failures: string[] = [];

@@ -441,9 +441,12 @@ function strategiesFor(operation: Operation): Strategy[] {
   return list;
 }
 
+/** The strategies that rewrite the body's text: one at most a request. */
+const textStrategies: Strategy[] = ['malformed body', 'tricky json', 'deep nesting', 'wrong shape', 'huge body'];
+
 const unknownFields = ['__proto__', 'constructor', 'prototype', 'role', 'id', 'user_id', 'is_admin', 'banned', 'author', '$where', 'x'.repeat(300), '😀', ''];
 
-/** Request `index` of `operation` as `identity`, all its choices drawn from `rng`. */
+/** One request to `operation` as `identity`, every choice drawn from `rng`. */
 export function generate(rng: Random, operation: Operation, world: World, identity: Identity): FuzzRequest {
   const mutations: string[] = [];
   const strategies = strategiesFor(operation);
@@ -493,50 +496,48 @@ export function generate(rng: Random, operation: Operation, world: World, identi
   const headers: Record<string, string> = {};
   let body: string | Uint8Array | undefined;
   if (operation.method !== 'GET') {
-    const valid = (operation.body ? plausible(rng, operation.body.schema, world) : {}) as Record<string, unknown>;
-    const sendValid = operation.body && (operation.body.required || rng.chance(0.7));
-    body = sendValid ? JSON.stringify(valid) : undefined;
-    if (chosen.has('malformed body')) {
-      body = malformedBody(rng, JSON.stringify(valid));
-      mutations.push('malformed body');
-    }
-    if (chosen.has('tricky json')) {
-      body = trickyJson(rng, valid);
-      mutations.push('tricky JSON');
-    }
+    // First the fields (wrong types, unknown ones), then at most one change of the text that carries them.
+    let fields = (operation.body ? plausible(rng, operation.body.schema, world) : {}) as Record<string, unknown>;
+    const sendFields = operation.body && (operation.body.required || rng.chance(0.7));
     if (chosen.has('wrong type')) {
       const keys = Object.keys(operation.body?.schema.properties ?? {});
       const key = keys.length ? rng.pick(keys) : 'a';
       const value = wrongValue(rng);
-      body = JSON.stringify({ ...valid, [key]: value });
+      fields = { ...fields, [key]: value };
       mutations.push(`"${key}" = ${JSON.stringify(value)?.slice(0, 60)}`);
     }
     if (chosen.has('unknown fields')) {
       const key = rng.pick(unknownFields);
-      body = JSON.stringify({ ...valid, [key]: wrongValue(rng) });
+      fields = { ...fields, [key]: wrongValue(rng) };
       mutations.push(`unknown field ${JSON.stringify(key.slice(0, 20))}`);
     }
-    if (chosen.has('deep nesting')) {
+    const json = JSON.stringify(fields);
+    body = sendFields || chosen.has('wrong type') || chosen.has('unknown fields') ? json : undefined;
+    const [text] = textStrategies.filter((strategy) => chosen.has(strategy));
+    if (text === 'malformed body') {
+      body = malformedBody(rng, json);
+      mutations.push('malformed body');
+    } else if (text === 'tricky json') {
+      body = trickyJson(rng, fields);
+      mutations.push('tricky JSON');
+    } else if (text === 'deep nesting') {
       const deep = deepValue(rng);
       const keys = Object.keys(operation.body?.schema.properties ?? {});
-      const inner = JSON.stringify(valid).slice(1, -1);
+      const inner = json.slice(1, -1);
       body = rng.chance(0.3) ? deep : `{${inner}${inner ? ',' : ''}"${keys.length ? rng.pick(keys) : 'a'}":${deep}}`;
       mutations.push(`deep nesting (${deep.length} bytes)`);
-    }
-    if (chosen.has('wrong shape')) {
-      body = rng.pick([JSON.stringify([valid]), '[]', 'null', 'true', '0', '"string"', JSON.stringify(JSON.stringify(valid))]);
+    } else if (text === 'wrong shape') {
+      body = rng.pick([`[${json}]`, '[]', 'null', 'true', '0', '"string"', JSON.stringify(json)]);
       mutations.push(`root ${body.slice(0, 40)}`);
-    }
-    if (chosen.has('huge body')) {
-      const bytes = rng.pick([10_000, 60_000, 65_536, 65_537, 70_000, 150_000]);
-      const huge = hugeBody(rng, valid, bytes);
+    } else if (text === 'huge body') {
+      const huge = hugeBody(rng, fields, rng.pick([10_000, 60_000, 65_536, 65_537, 70_000, 150_000]));
       body = huge.text;
       mutations.push(`huge body of ${new TextEncoder().encode(body).length} bytes: ${huge.note}`);
     }
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (chosen.has('content type')) {
       headers['Content-Type'] = rng.pick(contentTypes);
-      body ??= JSON.stringify(valid);
+      body ??= json;
       // Without a Content-Type, as bytes: fetch would label a string text/plain.
       if (rng.chance(0.2)) {
         delete headers['Content-Type'];
