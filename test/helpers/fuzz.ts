@@ -393,6 +393,7 @@ function hostileHeaders(rng: Random): [Record<string, string>, string] {
     () => ({ Cookie: `session=${rng.hex(64)}; ${'a=b; '.repeat(200)}` }),
     () => ({ 'X-HTTP-Method-Override': rng.pick(['DELETE', 'PUT', 'PATCH']) }),
     () => ({ 'X-Request-Id': rng.pick(['../../etc/passwd', 'x'.repeat(5_000), '%00']) }),
+    () => ({ 'X-Fuzz': 'Latin-1 bytes: \u00e9\u00ff\u0080\u00a0' }),
     () => ({ Range: 'bytes=0-1' }),
     () => ({ 'If-None-Match': '*' }),
     () => ({ 'Sb-Forwarded-For': '1.2.3.4' }),
@@ -418,6 +419,7 @@ function hostileAuthorization(rng: Random, world: World): string {
     () => `Bearer ${'a'.repeat(rng.pick([2_000, 7_000]))}.${'b'.repeat(100)}.${'c'.repeat(100)}`,
     () => `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`,
     () => `Bearer eyJ.eyJ.eyJ`,
+    () => `Bearer caf\u00e9.\u00ff\u00fe.\u0080`,
     () => `Bearer ${segment()}.${segment()}.${segment()}, Bearer ${segment()}`,
   ])();
 }
@@ -427,13 +429,13 @@ function hostileAuthorization(rng: Random, world: World): string {
 
 type Strategy =
   | 'valid' | 'path' | 'query' | 'unknown query' | 'malformed body' | 'tricky json' | 'wrong type' | 'huge body'
-  | 'unknown fields' | 'deep nesting' | 'wrong shape' | 'content type' | 'headers';
+  | 'unknown fields' | 'deep nesting' | 'wrong shape' | 'content type' | 'headers' | 'other method';
 
 function strategiesFor(operation: Operation): Strategy[] {
   const hasPath = operation.parameters.some((p) => p.in === 'path');
   const hasQuery = operation.parameters.some((p) => p.in === 'query');
   const sendsBody = operation.method !== 'GET';
-  const list: Strategy[] = ['valid', 'valid', 'unknown query', 'headers'];
+  const list: Strategy[] = ['valid', 'valid', 'unknown query', 'headers', 'other method'];
   if (hasPath) list.push('path', 'path');
   if (hasQuery) list.push('query', 'query');
   if (sendsBody) list.push('malformed body', 'tricky json', 'huge body', 'unknown fields', 'deep nesting', 'wrong shape', 'content type');
@@ -492,10 +494,17 @@ export function generate(rng: Random, operation: Operation, world: World, identi
     mutations.push(`query += ${extra.length > 80 ? `${extra.length} chars` : JSON.stringify(extra)}`);
   }
 
-  // The body.
+  // The method: another one than documented reaches another operation of the path, or none.
+  let method = operation.method;
+  if (chosen.has('other method')) {
+    method = rng.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'FUZZ'].filter((m) => m !== operation.method));
+    mutations.push(`method ${method}`);
+  }
+
+  // The body (none with GET: fetch cannot send one).
   const headers: Record<string, string> = {};
   let body: string | Uint8Array | undefined;
-  if (operation.method !== 'GET') {
+  if (method !== 'GET') {
     // First the fields (wrong types, unknown ones), then at most one change of the text that carries them.
     let fields = (operation.body ? plausible(rng, operation.body.schema, world) : {}) as Record<string, unknown>;
     const sendFields = operation.body && (operation.body.required || rng.chance(0.7));
@@ -558,7 +567,7 @@ export function generate(rng: Random, operation: Operation, world: World, identi
   }
   if (mutations.length === 0) mutations.push('plausible values');
 
-  return { method: operation.method, target: path + (query.length ? `?${query.join('&')}` : ''), headers, body, identity, mutations };
+  return { method, target: path + (query.length ? `?${query.join('&')}` : ''), headers, body, identity, mutations };
 }
 
 /** The request as it can be read in a failure message, long values cut. */
