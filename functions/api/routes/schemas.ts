@@ -15,8 +15,12 @@ export const Password = z.string()
   .refine((text) => utf8Bytes(text) >= 8, 'at least 8 bytes (UTF-8)')
   .refine((text) => utf8Bytes(text) <= 72, 'at most 72 bytes (UTF-8)');
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
-/** As the database accepts it: no control characters, no bidirectional overrides (a name that reads as another). */
-export const DisplayName = z.string().max(50).regex(/^[^\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u, {
+/**
+ * As the database accepts it: no control characters (Unicode Cc: U+0000–U+001F, U+007F–U+009F), no bidirectional
+ * overrides (a name that reads as another). Written without flags: the OpenAPI document carries the bare pattern.
+ */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+export const DisplayName = z.string().max(50).regex(/^[^\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/, {
   message: 'must not contain control or bidirectional override characters',
 });
 export const Bio = z.string().max(500);
