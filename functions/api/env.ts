@@ -28,6 +28,11 @@ const envSchema = z.object({
    * service role key is sent, which the local gateway accepts and hosted projects do not.
    */
   AUTH_FORWARDING_KEY: z.string().min(1).optional(),
+  /**
+   * host:port of the mail server Supabase Auth sends with: requests for a code e-mail are answered 503
+   * mail_unavailable when it does not answer, and /health reports it. Unchecked when absent.
+   */
+  AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z

@@ -118,6 +118,7 @@ async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: s
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
     SUPABASE_DB_URL: roleUrl(superuserUrl, 'authenticator'),
     SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
+    AUTH_SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
   const functionDir = join(repoRoot, 'functions', 'api');

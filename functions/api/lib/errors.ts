@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Seconds after which trying again may succeed, sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -79,10 +81,38 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   // A function or table the facade needs is missing: the migrations have not been applied.
   '42883': [503, 'database_not_ready'],
   '42P01': [503, 'database_not_ready'],
-  '57014': [503, 'timeout'],
 };
 
+/** Retry-After, in seconds, of the answers to a database that is busy, starting or stopping. */
+const retryAfterSeconds = 1;
+
+function unavailable(): ApiError {
+  return new ApiError(503, 'database_unavailable', 'The database cannot be reached; try again in a moment', undefined, retryAfterSeconds);
+}
+
+/**
+ * The server is going away or not there yet: shut down or restarting (57P01-57P03), the connection failed
+ * (class 08), or it has no connection left (53300).
+ */
+function isServerUnavailable(code: string): boolean {
+  return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code);
+}
+
+/** Failures of the connection itself, as postgres.js and the runtime report them. */
+const connectionFailures = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',
+  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
+]);
+
 function fromPostgres(error: PostgresLikeError): ApiError | undefined {
+  if (isServerUnavailable(error.code)) return unavailable();
+  // 57014 is also a statement cancelled because its client went away, whose answer nobody reads.
+  if (error.code === '57014') {
+    return new ApiError(504, 'statement_timeout', 'The request took longer than the database allows; try a smaller page or again later');
+  }
+  if (error.code === '55P03') {
+    return new ApiError(503, 'lock_timeout', 'The data is being changed by another request; try again in a moment', undefined, retryAfterSeconds);
+  }
   const custom = /^PT(\d{3})$/.exec(error.code);
   if (custom) {
     const status = Number(custom[1]) as ContentfulStatusCode;
@@ -94,11 +124,8 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
   return known ? new ApiError(known[0], known[1], error.message) : undefined;
 }
 
-function isConnectionFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return ['ECONNREFUSED', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED'].includes(
-    String(code),
-  );
+export function isConnectionFailure(error: unknown): boolean {
+  return connectionFailures.has(String((error as { code?: unknown })?.code));
 }
 
 export function toApiError(error: unknown): ApiError | undefined {
@@ -112,7 +139,7 @@ export function toApiError(error: unknown): ApiError | undefined {
     );
   }
   if (isPostgresError(error)) return fromPostgres(error);
-  if (isConnectionFailure(error)) return new ApiError(503, 'database_unavailable', 'The database is unreachable');
+  if (isConnectionFailure(error)) return unavailable();
   return undefined;
 }
 
@@ -133,6 +160,7 @@ export function handleError(error: unknown, c: Context) {
   const known = toApiError(error);
   // A client that sent too much, or too slowly, is not kept on the connection.
   if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
+  if (known?.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));
   if (known) return c.json(errorBody(known, requestId), known.status);
   console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');

@@ -1,7 +1,8 @@
-// GET /health: whether the facade can reach the database and Supabase Auth.
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
+import { smtpIsUp } from '../lib/smtp.ts';
 
 const ServiceState = z.enum(['up', 'down']);
 
@@ -10,6 +11,8 @@ const HealthSchema = z
     status: z.enum(['ok', 'degraded']),
     database: ServiceState,
     auth: ServiceState,
+    /** `unchecked` when the function is not told the mail server (AUTH_SMTP_SERVER). */
+    mail: z.enum(['up', 'down', 'unchecked']),
   })
   .openapi('Health');
 
@@ -28,8 +31,8 @@ const route = createRoute({
 
 const timeoutMs = 2000;
 
-async function databaseIsUp({ sql }: Deps): Promise<boolean> {
-  const probe = sql`select 1`.then(() => true);
+async function databaseIsUp({ db }: Deps): Promise<boolean> {
+  const probe = db.probe`select 1`.then(() => true);
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
   return await Promise.race([probe, timeout]).catch(() => false);
 }
@@ -47,12 +50,18 @@ async function authIsUp({ env }: Deps): Promise<boolean> {
   }
 }
 
+async function mailState({ env }: Deps): Promise<'up' | 'down' | 'unchecked'> {
+  if (!env.AUTH_SMTP_SERVER) return 'unchecked';
+  return await smtpIsUp(env.AUTH_SMTP_SERVER) ? 'up' : 'down';
+}
+
 export const health = createRouter().openapi(route, async (c) => {
-  const [database, auth] = await Promise.all([databaseIsUp(c.var.deps), authIsUp(c.var.deps)]);
+  const [database, auth, mail] = await Promise.all([databaseIsUp(c.var.deps), authIsUp(c.var.deps), mailState(c.var.deps)]);
   const body = {
-    status: database && auth ? 'ok' as const : 'degraded' as const,
+    status: database && auth && mail !== 'down' ? 'ok' as const : 'degraded' as const,
     database: database ? 'up' as const : 'down' as const,
     auth: auth ? 'up' as const : 'down' as const,
+    mail,
   };
   return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
 });
