@@ -33,7 +33,7 @@ const envSchema = z.object({
    * mail_unavailable when it does not answer, and /health reports it. Unchecked when absent.
    */
   AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(8),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z
     .string()

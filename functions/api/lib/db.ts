@@ -84,17 +84,41 @@ async function gated<T>({ db, signal }: Using, work: () => Promise<T>): Promise<
  */
 export function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
   return gated(using, async () => {
-    const prefix = await identity(using.db, caller);
-    const query = using.db.sql.unsafe(`${prefix.text} ${statement.text}`).execute();
-    const cancel = () => query.cancel();
-    using.signal?.addEventListener('abort', cancel, { once: true });
+    const text = `${(await identity(using.db, caller)).text} ${statement.text}`;
     try {
-      const results = await query as unknown as postgres.RowList<postgres.Row[]>[];
-      return results[results.length - 1];
-    } finally {
-      using.signal?.removeEventListener('abort', cancel);
+      return await sent(using, text);
+    } catch (error) {
+      // postgres.js 3.4.9 keeps the error of a connection that died mid-statement, and hands it to the first
+      // statement of the next connection it opens in its place before sending that statement: one that never
+      // reached the server is sent again, once.
+      if (!(error instanceof NeverSent)) throw error;
+      return await sent(using, text).catch((again) => {
+        throw again instanceof NeverSent ? again.reason : again;
+      });
     }
   });
+}
+
+/** A failure of a statement that was never sent to the server. */
+class NeverSent extends Error {
+  constructor(readonly reason: unknown) {
+    super('never sent');
+  }
+}
+
+async function sent({ db, signal }: Using, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+  const query = db.sql.unsafe(text).execute();
+  const cancel = () => query.cancel();
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const results = await query as unknown as postgres.RowList<postgres.Row[]>[];
+    return results[results.length - 1];
+  } catch (error) {
+    // postgres.js gives a statement the server session it is sent on (its state, null until then).
+    throw !(query as { state?: unknown }).state && lostConnection(error) ? new NeverSent(error) : error;
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
 }
 
 /**

@@ -60,7 +60,7 @@ const statusCodes: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** SQLSTATEs Postgres raises by itself, for the constraints that guard the data. */
+/** SQLSTATEs Postgres raises by itself: the constraints that guard the data, a server busy, stopping or starting, a timeout. */
 const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   '22001': [400, 'value_too_long'],
   '22003': [400, 'value_out_of_range'],
@@ -81,21 +81,21 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   // A function or table the facade needs is missing: the migrations have not been applied.
   '42883': [503, 'database_not_ready'],
   '42P01': [503, 'database_not_ready'],
+  // The server is out of connections, shutting down, restarting or starting up.
+  '53300': [503, 'database_unavailable'],
+  '57P01': [503, 'database_unavailable'],
+  '57P02': [503, 'database_unavailable'],
+  '57P03': [503, 'database_unavailable'],
+  '55P03': [503, 'lock_timeout'],
+  // The caller's statement_timeout (or a statement cancelled because its client went away: nobody reads that answer).
+  '57014': [504, 'statement_timeout'],
 };
 
-/** Retry-After, in seconds, of the answers to a database that is busy, starting or stopping. */
+/** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
 const retryAfterSeconds = 1;
 
 function unavailable(): ApiError {
   return new ApiError(503, 'database_unavailable', 'The database cannot be reached; try again in a moment', undefined, retryAfterSeconds);
-}
-
-/**
- * The server is going away or not there yet: shut down or restarting (57P01-57P03), the connection failed
- * (class 08), or it has no connection left (53300).
- */
-function isServerUnavailable(code: string): boolean {
-  return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code);
 }
 
 /** Failures of the connection itself, as postgres.js and the runtime report them. */
@@ -105,14 +105,8 @@ const connectionFailures = new Set([
 ]);
 
 function fromPostgres(error: PostgresLikeError): ApiError | undefined {
-  if (isServerUnavailable(error.code)) return unavailable();
-  // 57014 is also a statement cancelled because its client went away, whose answer nobody reads.
-  if (error.code === '57014') {
-    return new ApiError(504, 'statement_timeout', 'The request took longer than the database allows; try a smaller page or again later');
-  }
-  if (error.code === '55P03') {
-    return new ApiError(503, 'lock_timeout', 'The data is being changed by another request; try again in a moment', undefined, retryAfterSeconds);
-  }
+  // Class 08: the connection failed, as the server saw it.
+  if (error.code.startsWith('08')) return unavailable();
   const custom = /^PT(\d{3})$/.exec(error.code);
   if (custom) {
     const status = Number(custom[1]) as ContentfulStatusCode;
@@ -121,7 +115,7 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     return new ApiError(status, code, error.message);
   }
   const known = sqlStates[error.code];
-  return known ? new ApiError(known[0], known[1], error.message) : undefined;
+  return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? retryAfterSeconds : undefined) : undefined;
 }
 
 export function isConnectionFailure(error: unknown): boolean {
