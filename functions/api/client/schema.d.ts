@@ -908,6 +908,8 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             auth: "up" | "down";
+            /** @enum {string} */
+            mail: "up" | "down" | "unchecked";
         };
         Registered: {
             /** @enum {boolean} */
@@ -1184,6 +1186,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     register: {
@@ -1292,8 +1303,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1401,8 +1421,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1513,8 +1542,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1569,8 +1607,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1667,8 +1714,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1760,8 +1816,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1856,8 +1921,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1954,8 +2028,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2010,8 +2093,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2066,8 +2158,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2165,8 +2266,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2296,8 +2406,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2395,8 +2514,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2453,8 +2581,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2547,8 +2684,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2614,8 +2760,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2728,8 +2883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2804,8 +2968,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2904,8 +3077,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2975,8 +3157,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3084,8 +3275,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3184,8 +3384,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3255,8 +3464,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3322,8 +3540,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3398,8 +3625,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3469,8 +3705,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3569,8 +3814,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3669,8 +3923,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3740,8 +4003,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3849,8 +4121,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3928,8 +4209,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4004,8 +4294,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4083,8 +4382,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4163,8 +4471,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4243,8 +4560,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4367,8 +4693,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4452,8 +4787,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4576,8 +4920,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4661,8 +5014,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4703,8 +5065,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4763,8 +5134,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4823,8 +5203,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4926,8 +5315,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4986,8 +5384,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5066,8 +5473,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5133,8 +5549,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5233,8 +5658,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5337,8 +5771,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5408,8 +5851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5488,8 +5940,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5568,8 +6029,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5675,8 +6145,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5784,8 +6263,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5863,8 +6351,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5943,8 +6440,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

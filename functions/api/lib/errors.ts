@@ -156,7 +156,8 @@ export function handleError(error: unknown, c: Context) {
   if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
   if (known?.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));
   if (known) return c.json(errorBody(known, requestId), known.status);
-  console.error(`[${requestId}] unexpected error`, error);
+  // A client that went away aborts what its request was waiting for: no one reads the answer, nothing to log.
+  if (!c.req.raw.signal.aborted) console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');
   return c.json(errorBody(unexpected, requestId), 500);
 }
