@@ -62,14 +62,20 @@ async function identity(db: Database, caller: Caller): Promise<SqlText> {
   return new SqlText(caller.role === 'authenticated' ? `${applied} select private.require_uid();` : applied);
 }
 
-/** Holds a place in the gate while `work` runs; answers 503 past the deadline (the place is held until `work` ends). */
+/**
+ * Holds a place in the gate while `work` runs; past the deadline answers 503 and gives the place up (work that
+ * never ends, on a connection that hangs, does not keep it for good).
+ */
 async function gated<T>({ db, signal }: Using, work: () => Promise<T>): Promise<T> {
   const leave = await db.gate.enter(signal);
   const running = work();
   running.then(leave, leave);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError(503, 'database_unavailable', 'The database did not answer in time', undefined, 1)), deadlineMs);
+    timer = setTimeout(() => {
+      leave();
+      reject(new ApiError(503, 'database_unavailable', 'The database did not answer in time', undefined, 1));
+    }, deadlineMs);
   });
   try {
     return await Promise.race([running, late]);
