@@ -189,7 +189,8 @@ const codeRequestMs = 500;
 
 /** A sign-up or password-reset code to `email`, at most once a minute per account; Auth's refusals are not told. */
 async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', clientIp?: string): Promise<void> {
-  if (!(await mayMailCode(deps, email, kind))) return;
+  // It runs on after the answer (see exactly()), when the request's signal has aborted: not tied to it.
+  if (!(await mayMailCode({ ...deps, signal: undefined }, email, kind))) return;
   const send = kind === 'signup' ? deps.auth.resendSignup(email, clientIp) : deps.auth.recover(email, clientIp);
   await send.catch(() => undefined);
 }
