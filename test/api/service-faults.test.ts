@@ -3,6 +3,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
+import { asRoot } from '../helpers/db.ts';
 import { appWith, unreachable } from '../helpers/app.ts';
 import { facadeLog, whilePaused } from '../helpers/faults.ts';
 import { api } from '../helpers/http.ts';
@@ -11,6 +12,8 @@ import { uniqueEmail } from '../helpers/users.ts';
 
 /** Supabase Auth's own port in the test stack: the gateway's plus 5 (supabase/stack/config.ts). */
 const authPort = Number(new URL(stack.apiUrl).port) + 5;
+/** Mailpit's SMTP port: its API's plus 1. */
+const smtpPort = Number(new URL(stack.mailpitUrl).port) + 1;
 
 describe.skipIf(!authIsRunning)('Supabase Auth down', () => {
   it('leaves data routes working with a valid token, and answers /auth routes 503 auth_unavailable', async () => {
@@ -51,6 +54,15 @@ describe('the mail server down', () => {
       expect([path, response.status, error.code, response.headers.get('retry-after')])
         .toEqual([path, 503, 'mail_unavailable', '30']);
     }
+  });
+
+  it.skipIf(!authIsRunning)('that hangs (Mailpit paused) refuses a registration with 503 mail_unavailable and creates nothing', async () => {
+    const email = uniqueEmail('hung');
+    const response = await whilePaused(smtpPort, () =>
+      api('POST', '/auth/register', { json: { username: `hung_${Date.now().toString(36)}`, email, password: 'correct horse battery' } }));
+    expect([response.status, response.body.error.code]).toEqual([503, 'mail_unavailable']);
+    const [{ accounts }] = await asRoot`select count(*)::int as accounts from auth.users where email = ${email}`;
+    expect(accounts).toBe(0);
   });
 
   it('is reported by /health', async () => {
