@@ -8,7 +8,7 @@
 // sent again on a connection that failed: postgres.js 3.4.9 throws outside any promise when it writes to a
 // socket that has closed (porsager/postgres#1208), which would end the process.
 import postgres from 'postgres';
-import { ApiError, isConnectionFailure } from './errors.ts';
+import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { createPoolGate, type PoolGate } from './pool-gate.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
@@ -74,7 +74,7 @@ async function gated<T>({ db, signal }: Using, work: () => Promise<T>): Promise<
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       leave();
-      reject(new ApiError(503, 'database_unavailable', 'The database did not answer in time', undefined, 1));
+      reject(databaseUnavailable('The database did not answer in time'));
     }, deadlineMs);
   });
   try {

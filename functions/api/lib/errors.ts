@@ -92,10 +92,10 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
 };
 
 /** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
-const retryAfterSeconds = 1;
+export const databaseRetryAfter = 1;
 
-function unavailable(): ApiError {
-  return new ApiError(503, 'database_unavailable', 'The database cannot be reached; try again in a moment', undefined, retryAfterSeconds);
+export function databaseUnavailable(message = 'The database cannot be reached; try again in a moment'): ApiError {
+  return new ApiError(503, 'database_unavailable', message, undefined, databaseRetryAfter);
 }
 
 /** Failures of the connection itself, as postgres.js and the runtime report them. */
@@ -106,7 +106,7 @@ const connectionFailures = new Set([
 
 function fromPostgres(error: PostgresLikeError): ApiError | undefined {
   // Class 08: the connection failed, as the server saw it.
-  if (error.code.startsWith('08')) return unavailable();
+  if (error.code.startsWith('08')) return databaseUnavailable();
   const custom = /^PT(\d{3})$/.exec(error.code);
   if (custom) {
     const status = Number(custom[1]) as ContentfulStatusCode;
@@ -115,7 +115,7 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     return new ApiError(status, code, error.message);
   }
   const known = sqlStates[error.code];
-  return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? retryAfterSeconds : undefined) : undefined;
+  return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? databaseRetryAfter : undefined) : undefined;
 }
 
 export function isConnectionFailure(error: unknown): boolean {
@@ -133,7 +133,7 @@ export function toApiError(error: unknown): ApiError | undefined {
     );
   }
   if (isPostgresError(error)) return fromPostgres(error);
-  if (isConnectionFailure(error)) return unavailable();
+  if (isConnectionFailure(error)) return databaseUnavailable();
   return undefined;
 }
 

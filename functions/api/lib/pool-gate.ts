@@ -1,7 +1,7 @@
 // The queue for a database connection, bounded: at most `slots` transactions hold a connection at once, at
 // most `maxWaiting` requests wait for one, none longer than `maxWaitMs`. Past either bound the request is
 // answered 503 with Retry-After at once, so a few slow requests cannot hold every other one for minutes.
-import { ApiError } from './errors.ts';
+import { ApiError, databaseRetryAfter } from './errors.ts';
 
 export interface PoolGate {
   /** Waits for a free slot; the returned function frees it (call it exactly once). */
@@ -9,7 +9,7 @@ export interface PoolGate {
 }
 
 function busy(): ApiError {
-  return new ApiError(503, 'database_busy', 'Every database connection is busy; try again in a moment', undefined, 1);
+  return new ApiError(503, 'database_busy', 'Every database connection is busy; try again in a moment', undefined, databaseRetryAfter);
 }
 
 export function createPoolGate(slots: number, maxWaiting: number, maxWaitMs: number): PoolGate {
