@@ -36,7 +36,10 @@ const maxWaitMs = 2_000;
 
 export function createDatabase(url: string, max: number): Database {
   // prepare: false because hosted projects reach Postgres through the transaction pooler.
-  const options = { prepare: false, idle_timeout: 20, connect_timeout: 5, onnotice: () => {}, connection: { application_name: 'api' } };
+  // A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
+  // 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
+  const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+  const options = { prepare: false, idle_timeout: 20, connect_timeout: 5, backoff, onnotice: () => {}, connection: { application_name: 'api' } };
   const probe = postgres(url, { ...options, max: 1 });
   return {
     sql: postgres(url, { ...options, max }),
