@@ -95,13 +95,13 @@ export function queryAs(using: Using, caller: Caller, statement: SqlText): Promi
   return gated(using, async () => {
     const text = `${(await identity(using.db, caller)).text} ${statement.text}`;
     try {
-      return await sent(using, text);
+      return await send(using, text);
     } catch (error) {
       // postgres.js 3.4.9 keeps the error of a connection that died mid-statement, and hands it to the first
       // statement of the next connection it opens in its place before sending that statement: one that never
       // reached the server is sent again, once.
       if (!(error instanceof NeverSent)) throw error;
-      return await sent(using, text).catch((again) => {
+      return await send(using, text).catch((again) => {
         throw again instanceof NeverSent ? again.reason : again;
       });
     }
@@ -115,7 +115,7 @@ class NeverSent extends Error {
   }
 }
 
-async function sent({ db, signal }: Using, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+async function send({ db, signal }: Using, text: string): Promise<postgres.RowList<postgres.Row[]>> {
   const query = db.sql.unsafe(text).execute();
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
