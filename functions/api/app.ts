@@ -6,7 +6,7 @@ import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
-import { createSql } from './lib/db.ts';
+import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
@@ -36,7 +36,7 @@ function clientIp(forwardedFor: string | undefined): string | undefined {
 export function createDeps(env: Env): Deps {
   return {
     env,
-    sql: createSql(env.SUPABASE_DB_URL, env.DB_POOL_MAX),
+    db: createDatabase(env.SUPABASE_DB_URL, env.DB_POOL_MAX),
     verifyToken: createTokenVerifier({
       authUrl: `${env.SUPABASE_URL}/auth/v1`,
       jwks: env.SUPABASE_JWKS,
@@ -59,7 +59,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     maxAge: 600,
   }));
   app.use(async (c, next) => {
-    c.set('deps', deps);
+    c.set('deps', { ...deps, signal: c.req.raw.signal });
     c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
     await next();
   });

@@ -29,11 +29,11 @@ const envSchema = z.object({
    */
   AUTH_FORWARDING_KEY: z.string().min(1).optional(),
   /**
-   * host:port of the mail server Auth sends through, for /health to report. Hosted projects do not tell it
-   * (their /health then leaves the mail server out); the local stack names its Mailpit.
+   * host:port of the mail server Supabase Auth sends with: requests for a code e-mail are answered 503
+   * mail_unavailable when it does not answer, and /health reports it. Unchecked when absent.
    */
-  SMTP_ADDRESS: z.string().regex(/^[^:]+:\d+$/, 'must be host:port').optional(),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(3),
+  AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(8),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z
     .string()

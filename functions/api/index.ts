@@ -2,7 +2,23 @@
 import { createApp } from './app.ts';
 import { parseEnv } from './env.ts';
 
+/**
+ * The last resort, once the function serves: an error that escapes every request (a library failing outside
+ * any promise, as postgres.js 3.4.9 can when a database connection drops mid-write) is logged, and the
+ * function goes on serving. Before that, a failure to start still ends the process.
+ */
+function keepServing(): void {
+  globalThis.addEventListener('error', (event) => {
+    event.preventDefault();
+    console.error('uncaught error, still serving:', event.error);
+  });
+  globalThis.addEventListener('unhandledrejection', (event) => {
+    event.preventDefault();
+    console.error('unhandled rejection, still serving:', event.reason);
+  });
+}
+
 const app = createApp(parseEnv(Deno.env.toObject()));
 // The Edge Runtime ignores these options. Locally the function listens on loopback only, so that every
 // request comes through the gateway: the app trusts the X-Forwarded-For the gateway sets. PORT is the stack's.
-Deno.serve({ hostname: '127.0.0.1', port: Number(Deno.env.get('PORT') ?? 8000) }, app.fetch);
+Deno.serve({ hostname: '127.0.0.1', port: Number(Deno.env.get('PORT') ?? 8000), onListen: keepServing }, app.fetch);

@@ -1,5 +1,5 @@
 // Mailpit (the local mail server Auth sends codes through) killed: the supervisor must bring it back, and
-// /health must say `smtp: down` meanwhile and `smtp: up` after. Needs no Auth.
+// /health must say `mail: down` meanwhile and `mail: up` after. Needs no Auth.
 import { describe, expect, it } from 'vitest';
 import { formatMs, printFigures } from './helpers/figures.ts';
 import { killService, servicePid } from './helpers/inject.ts';
@@ -10,26 +10,26 @@ const recoveryBoundMs = 30_000;
 describe('Mailpit killed', () => {
   it('is restarted by the supervisor, and /health names the mail server while it is down', async () => {
     const seen: Outcome[] = [];
-    const smtp = async () => {
+    const mail = async () => {
       const health = await call('health', 'GET', '/health');
       seen.push(health);
-      return health.body?.smtp;
+      return health.body?.mail;
     };
-    expect(await smtp(), '/health reports the mail server').toBe('up');
+    expect(await mail(), '/health reports the mail server').toBe('up');
     const killedAt = performance.now();
     const killedPid = killService('mailpit');
-    const sawDown = await waitUntil(async () => await smtp() === 'down', 5_000);
-    const cameBack = await waitUntil(async () => servicePid('mailpit') !== killedPid && await smtp() === 'up', recoveryBoundMs);
+    const sawDown = await waitUntil(async () => await mail() === 'down', 5_000);
+    const cameBack = await waitUntil(async () => servicePid('mailpit') !== killedPid && await mail() === 'up', recoveryBoundMs);
     const backAt = performance.now();
     await sleep(200);
     printFigures('Mailpit killed (SIGKILL), watched through /health', {
       '/health requests': seen.length,
-      'smtp: down seen': sawDown,
-      'Mailpit back (kill → smtp: up)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
+      'mail: down seen': sawDown,
+      'Mailpit back (kill → mail: up)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
       'Mailpit pid': `${killedPid} → ${servicePid('mailpit')}`,
     });
 
-    expect(sawDown, '/health said smtp: down while Mailpit was down').toBe(true);
+    expect(sawDown, '/health said mail: down while Mailpit was down').toBe(true);
     expect(cameBack, 'the supervisor restarted Mailpit').toBe(true);
   });
 });

@@ -908,11 +908,8 @@ export interface components {
             database: "up" | "down";
             /** @enum {string} */
             auth: "up" | "down";
-            /**
-             * @description Present where the function knows the mail server (the local stack)
-             * @enum {string}
-             */
-            smtp?: "up" | "down";
+            /** @enum {string} */
+            mail: "up" | "down" | "unchecked";
         };
         Registered: {
             /** @enum {boolean} */
@@ -1189,6 +1186,15 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     register: {
@@ -1297,8 +1303,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1406,8 +1421,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1518,8 +1542,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1574,8 +1607,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1672,8 +1714,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1765,8 +1816,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1861,8 +1921,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1959,8 +2028,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2015,8 +2093,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2071,8 +2158,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2170,8 +2266,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2301,8 +2406,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2400,8 +2514,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2458,8 +2581,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2552,8 +2684,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2619,8 +2760,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2733,8 +2883,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2809,8 +2968,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2909,8 +3077,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2980,8 +3157,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3089,8 +3275,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3189,8 +3384,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3260,8 +3464,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3327,8 +3540,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3403,8 +3625,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3474,8 +3705,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3574,8 +3814,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3674,8 +3923,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3745,8 +4003,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3854,8 +4121,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3933,8 +4209,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4009,8 +4294,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4088,8 +4382,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4168,8 +4471,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4248,8 +4560,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4372,8 +4693,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4457,8 +4787,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4581,8 +4920,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4666,8 +5014,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4708,8 +5065,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4768,8 +5134,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4828,8 +5203,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4931,8 +5315,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4991,8 +5384,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5071,8 +5473,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5138,8 +5549,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5238,8 +5658,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5342,8 +5771,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5413,8 +5851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5493,8 +5940,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5573,8 +6029,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5680,8 +6145,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5789,8 +6263,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5868,8 +6351,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5948,8 +6440,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,9 @@ interface CallOptions {
   clientIp?: string;
 }
 
+/** How long a call to Auth may take before the request is answered 503 auth_unavailable. */
+const authDeadlineMs = 5_000;
+
 export function createAuthApi(env: Env) {
   const base = `${env.SUPABASE_URL}/auth/v1`;
 
@@ -55,17 +58,18 @@ export function createAuthApi(env: Env) {
       headers['Sb-Forwarded-For'] = options.clientIp;
     }
     let response: Response;
+    let text: string;
     try {
       response = await fetch(`${base}${path}`, {
         method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(10_000),
+        signal: AbortSignal.timeout(authDeadlineMs),
       });
+      text = await response.text();
     } catch {
-      throw new ApiError(503, 'auth_unavailable', 'The authentication service cannot be reached');
+      throw new ApiError(503, 'auth_unavailable', 'The authentication service cannot be reached or did not answer in time', undefined, 5);
     }
-    const text = await response.text();
     const json = text ? JSON.parse(text) : {};
     if (!response.ok) {
       throw new AuthError(response.status, String(json.code ?? json.error_code ?? 'unknown'), String(json.message ?? json.msg ?? ''));

@@ -2,8 +2,10 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AuthError } from './auth-api.ts';
 import type { Deps } from './context.ts';
-import { asCaller } from './db.ts';
+import { queryAs } from './db.ts';
+import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
+import { mailUnavailable } from './smtp.ts';
 import { server } from './tokens.ts';
 
 export const translations: Record<string, [ContentfulStatusCode, string, string]> = {
@@ -35,11 +37,13 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
 /** The facade's error for anything a call to Auth threw. */
 export function fromAuth(error: unknown, overrides: Record<string, [ContentfulStatusCode, string, string]> = {}): ApiError {
   if (!(error instanceof AuthError)) {
-    return error instanceof ApiError ? error : new ApiError(503, 'auth_unavailable', 'The authentication service failed');
+    return error instanceof ApiError ? error : new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
   }
+  // Auth could not send its e-mail (its mail server is down): "Error sending confirmation email" and the like.
+  if (error.status >= 500 && /error sending .*e-?mail/i.test(error.message)) return mailUnavailable();
   const known = overrides[error.code] ?? translations[error.code];
   if (known) return new ApiError(known[0], known[1], known[2]);
-  if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed');
+  if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
   return new ApiError(400, 'auth_rejected', 'The authentication service refused the request');
 }
 
@@ -50,7 +54,7 @@ export function fromAuth(error: unknown, overrides: Record<string, [ContentfulSt
  */
 export async function fromAuthAddress(deps: Deps, error: unknown, address: string): Promise<ApiError> {
   if (error instanceof AuthError && error.code === 'unexpected_failure') {
-    await asCaller(deps.sql, server, (tx) => tx`select private.refuse_banned_email(${address})`);
+    await queryAs(deps, server, sql`select private.refuse_banned_email(${address})`);
   }
   return fromAuth(error);
 }

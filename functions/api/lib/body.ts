@@ -1,6 +1,7 @@
 // The request body, read whole before any handler runs: at most `maxBytes`, within `deadlineMs`. A client
 // that sends more is answered 413, one that sends too slowly 408, both with `Connection: close`, so that
-// neither holds a handler (and its place in the database pool's queue) while it dribbles.
+// neither holds a handler (and its place in the database pool's queue) while it dribbles. A client that goes
+// away mid-body is no error of ours.
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -28,7 +29,8 @@ export function bufferedBody(maxBytes: number, deadlineMs: number) {
       }
     } catch (error) {
       await reader.cancel().catch(() => undefined);
-      throw error;
+      // Otherwise the client went away mid-body (Deno reports it as BadResource): no one to answer, nothing to log.
+      throw error instanceof ApiError ? error : new ApiError(400, 'incomplete_body', 'The connection closed before the whole body arrived');
     } finally {
       clearTimeout(timer);
     }

@@ -4,7 +4,8 @@
 import type { AuthSession } from './auth-api.ts';
 import { fromAuth, translations } from './auth-errors.ts';
 import type { Deps } from './context.ts';
-import { asCaller } from './db.ts';
+import { queryAs } from './db.ts';
+import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { atLeast } from './fixed-time.ts';
 import { server } from './tokens.ts';
@@ -34,8 +35,7 @@ const attemptKinds: Record<CodeType, string> = {
  */
 export function verifyCode(deps: Deps, type: CodeType, email: string, code: string, clientIp?: string): Promise<AuthSession> {
   return atLeast(verifyMs, async () => {
-    const [{ allowed }] = await asCaller(deps.sql, server, (tx) =>
-      tx`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`);
+    const [{ allowed }] = await queryAs(deps, server, sql`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`);
     if (!allowed) throw invalidCode();
     return await deps.auth.verify(type, email, code, clientIp).catch((error) => {
       throw fromAuth(error, { user_banned: translations.otp_expired });
@@ -47,6 +47,6 @@ export type CodeMail = 'signup' | 'recovery' | 'deletion';
 
 /** Whether a code e-mail of `kind` may go to `email` now (once a minute per account). */
 export async function mayMailCode(deps: Deps, email: string, kind: CodeMail): Promise<boolean> {
-  const [{ allowed }] = await asCaller(deps.sql, server, (tx) => tx`select private.may_mail_code(${email}, ${kind}) as allowed`);
+  const [{ allowed }] = await queryAs(deps, server, sql`select private.may_mail_code(${email}, ${kind}) as allowed`);
   return allowed;
 }

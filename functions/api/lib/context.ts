@@ -1,14 +1,16 @@
 // What every handler can reach through `c.var`: the shared dependencies, the request id and the caller.
 import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
-import type { Sql } from './db.ts';
+import type { Database } from './db.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
 export interface Deps {
   env: Env;
-  sql: Sql;
+  db: Database;
   verifyToken: TokenVerifier;
   auth: AuthApi;
+  /** The request's, per request: aborts when its client goes away, which cancels its database statement. */
+  signal?: AbortSignal;
 }
 
 export interface AppEnv {

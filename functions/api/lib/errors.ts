@@ -12,6 +12,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    /** Seconds after which trying again may succeed, sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -58,7 +60,7 @@ const statusCodes: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** SQLSTATEs Postgres raises by itself, for the constraints that guard the data. */
+/** SQLSTATEs Postgres raises by itself: the constraints that guard the data, a server busy, stopping or starting, a timeout. */
 const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   '22001': [400, 'value_too_long'],
   '22003': [400, 'value_out_of_range'],
@@ -79,10 +81,32 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   // A function or table the facade needs is missing: the migrations have not been applied.
   '42883': [503, 'database_not_ready'],
   '42P01': [503, 'database_not_ready'],
-  '57014': [503, 'timeout'],
+  // The server is out of connections, shutting down, restarting or starting up.
+  '53300': [503, 'database_unavailable'],
+  '57P01': [503, 'database_unavailable'],
+  '57P02': [503, 'database_unavailable'],
+  '57P03': [503, 'database_unavailable'],
+  '55P03': [503, 'lock_timeout'],
+  // The caller's statement_timeout (or a statement cancelled because its client went away: nobody reads that answer).
+  '57014': [504, 'statement_timeout'],
 };
 
+/** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
+export const databaseRetryAfter = 1;
+
+export function databaseUnavailable(message = 'The database cannot be reached; try again in a moment'): ApiError {
+  return new ApiError(503, 'database_unavailable', message, undefined, databaseRetryAfter);
+}
+
+/** Failures of the connection itself, as postgres.js and the runtime report them. */
+const connectionFailures = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',
+  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
+]);
+
 function fromPostgres(error: PostgresLikeError): ApiError | undefined {
+  // Class 08: the connection failed, as the server saw it.
+  if (error.code.startsWith('08')) return databaseUnavailable();
   const custom = /^PT(\d{3})$/.exec(error.code);
   if (custom) {
     const status = Number(custom[1]) as ContentfulStatusCode;
@@ -91,14 +115,11 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     return new ApiError(status, code, error.message);
   }
   const known = sqlStates[error.code];
-  return known ? new ApiError(known[0], known[1], error.message) : undefined;
+  return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? databaseRetryAfter : undefined) : undefined;
 }
 
-function isConnectionFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return ['ECONNREFUSED', 'ECONNRESET', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED'].includes(
-    String(code),
-  );
+export function isConnectionFailure(error: unknown): boolean {
+  return connectionFailures.has(String((error as { code?: unknown })?.code));
 }
 
 export function toApiError(error: unknown): ApiError | undefined {
@@ -112,7 +133,7 @@ export function toApiError(error: unknown): ApiError | undefined {
     );
   }
   if (isPostgresError(error)) return fromPostgres(error);
-  if (isConnectionFailure(error)) return new ApiError(503, 'database_unavailable', 'The database is unreachable');
+  if (isConnectionFailure(error)) return databaseUnavailable();
   return undefined;
 }
 
@@ -133,8 +154,10 @@ export function handleError(error: unknown, c: Context) {
   const known = toApiError(error);
   // A client that sent too much, or too slowly, is not kept on the connection.
   if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
+  if (known?.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));
   if (known) return c.json(errorBody(known, requestId), known.status);
-  console.error(`[${requestId}] unexpected error`, error);
+  // A client that went away aborts what its request was waiting for: no one reads the answer, nothing to log.
+  if (!c.req.raw.signal.aborted) console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');
   return c.json(errorBody(unexpected, requestId), 500);
 }

@@ -24,7 +24,8 @@ const common: [string, (operation: Operation) => boolean, string][] = [
   ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
   ['429', (op) => op.tags?.some((tag) => tag === 'auth' || tag === 'account') ?? false, 'Too many attempts from this client (Supabase Auth)'],
   ['500', () => true, 'Unexpected; quote the request id'],
-  ['503', () => true, 'The database or Supabase Auth cannot be reached'],
+  ['503', () => true, 'The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After)'],
+  ['504', () => true, "The database took longer than the caller's statement timeout"],
 ];
 
 /** `document` with the common error answers added to each operation that does not declare its own. */

@@ -3,7 +3,8 @@
 // parameter fails the type check instead of a request.
 import type { Database } from '../database.types.ts';
 import type { Deps } from './context.ts';
-import { asCaller } from './db.ts';
+import { queryAs } from './db.ts';
+import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
 type Functions = Database['public']['Functions'];
@@ -18,8 +19,7 @@ export async function rpc<F extends ApiFunction>(
 ): Promise<any> {
   const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
   // Function and parameter names come from the typed signature above, never from the request.
-  const list = entries.map(([name], i) => `${name} => $${i + 1}`).join(', ');
-  const [row] = await asCaller(deps.sql, caller, (tx) =>
-    tx.unsafe(`select public.${String(fn)}(${list}) as result`, entries.map(([, value]) => value) as never[]));
+  const list = entries.map(([name, value]) => `${name} => ${literal(value)}`).join(', ');
+  const [row] = await queryAs(deps, caller, new SqlText(`select public.${String(fn)}(${list}) as result`));
   return row.result;
 }

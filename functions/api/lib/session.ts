@@ -2,12 +2,13 @@
 // from the database as that user (which also proves the new token works).
 import type { AuthSession } from './auth-api.ts';
 import type { Deps } from './context.ts';
-import { asCaller } from './db.ts';
+import { queryAs } from './db.ts';
+import { sql } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
 /** The caller's own profile with their e-mail; 401 once their session has ended. */
 export async function ownProfile(deps: Deps, caller: Caller) {
-  const [row] = await asCaller(deps.sql, caller, (tx) => tx`select public.me() as profile`);
+  const [row] = await queryAs(deps, caller, sql`select public.me() as profile`);
   return row.profile;
 }
 

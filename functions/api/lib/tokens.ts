@@ -1,8 +1,9 @@
 // Who is calling: the access token Supabase Auth issued, verified here (signature, expiry, audience, issuer) before
 // the database is asked anything. ES256/RS256 tokens are checked against Auth's public keys (JWKS); HS256
 // only when the project still has a legacy secret configured. Anything else, `alg: none` included, is refused.
-import { createLocalJWKSet, createRemoteJWKSet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { ApiError } from './errors.ts';
+import { createTokenCache } from './token-cache.ts';
 
 export type Caller =
   | { role: 'anon' | 'service_role'; claims: Record<string, unknown> }
@@ -20,15 +21,19 @@ export interface TokenVerifierOptions {
 }
 
 const audience = 'authenticated';
+/** Verified tokens kept per function instance (a few hundred bytes each). */
+const cachedTokens = 10_000;
 
 function invalidToken(message = 'The access token is invalid or expired'): ApiError {
   return new ApiError(401, 'invalid_token', message);
 }
 
 export function createTokenVerifier(options: TokenVerifierOptions) {
+  // Fetched keys are kept for good and fetched again only for a token signed with a key they lack (at most
+  // every 30 s), so that tokens keep being verified while Auth is down.
   const publicKeys: JWTVerifyGetKey = options.jwks
     ? createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0])
-    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`));
+    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`), { cacheMaxAge: Infinity, timeoutDuration: 3000 });
   const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : undefined;
   // This project's Auth: a token another project's Auth signed with a key we trust is still refused.
   const issuer = options.authUrl;
@@ -41,19 +46,32 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
           return jwtVerify(token, secret, { audience, issuer, algorithms: ['HS256'] });
         });
       return verified.payload;
-    } catch {
+    } catch (error) {
+      // Auth's keys could not be fetched (no answer, or not a 200): nothing is known about the token yet.
+      const unfetched = error instanceof errors.JWKSTimeout || error instanceof TypeError ||
+        (error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC');
+      if (unfetched) {
+        throw new ApiError(503, 'auth_unavailable', "The authentication service's keys cannot be fetched");
+      }
       throw invalidToken();
     }
   }
 
+  const verified = createTokenCache<Caller>(cachedTokens);
+
   return async function verify(token: string): Promise<Caller> {
+    const known = verified.get(token);
+    if (known) return known;
     const claims = await verifySignature(token);
     const userId = claims.sub;
     const sessionId = claims.session_id;
     if (claims.role !== 'authenticated' || typeof userId !== 'string' || typeof sessionId !== 'string') {
       throw invalidToken('The access token is not a user session token');
     }
-    return { role: 'authenticated', userId, sessionId, claims };
+    const caller: Caller = { role: 'authenticated', userId, sessionId, claims };
+    // Kept until it expires; a token without exp (Auth always sets one) is verified every time.
+    if (typeof claims.exp === 'number') verified.set(token, caller, claims.exp * 1000);
+    return caller;
   };
 }
 

@@ -1,7 +1,8 @@
 // The signed-in user's account: edit it, reset the avatar, delete it (with the e-mailed code).
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { asCaller } from '../lib/db.ts';
+import { queryAs, transactionAs } from '../lib/db.ts';
+import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { invalidCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
@@ -93,8 +94,8 @@ export const account = createRouter()
     }
     // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
     let refusal: unknown;
-    const profile = await asCaller(deps.sql, caller, async (tx) => {
-      const [row] = await tx`select public.update_profile(${tx.json(profileChanges as never)}::jsonb) as profile`;
+    const profile = await transactionAs(deps, caller, async (run) => {
+      const [row] = await run(sql`select public.update_profile(${profileChanges}::jsonb) as profile`);
       if (changesCredentials) {
         await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
           refusal = error;
@@ -110,7 +111,7 @@ export const account = createRouter()
     return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
   })
   .openapi(resetPicture, async (c) => {
-    const [row] = await asCaller(c.var.deps.sql, c.var.caller, (tx) => tx`select public.reset_profile_picture() as profile`);
+    const [row] = await queryAs(c.var.deps, c.var.caller, sql`select public.reset_profile_picture() as profile`);
     return c.json({ profile: row.profile }, 200);
   })
   .openapi(deleteAccount, async (c) => {

@@ -2,13 +2,15 @@
 // the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { asCaller } from '../lib/db.ts';
+import { queryAs } from '../lib/db.ts';
+import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { mayMailCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
 import type { Deps } from '../lib/context.ts';
 import { createRouter } from '../lib/router.ts';
+import { assertMailUp } from '../lib/smtp.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous, server } from '../lib/tokens.ts';
 import {
@@ -187,7 +189,8 @@ const codeRequestMs = 500;
 
 /** A sign-up or password-reset code to `email`, at most once a minute per account; Auth's refusals are not told. */
 async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', clientIp?: string): Promise<void> {
-  if (!(await mayMailCode(deps, email, kind))) return;
+  // It runs on after the answer (see exactly()), when the request's signal has aborted: not tied to it.
+  if (!(await mayMailCode({ ...deps, signal: undefined }, email, kind))) return;
   const send = kind === 'signup' ? deps.auth.resendSignup(email, clientIp) : deps.auth.recover(email, clientIp);
   await send.catch(() => undefined);
 }
@@ -198,10 +201,12 @@ export const auth = createRouter()
     const { deps } = c.var;
     // Precise errors about the username first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
-    await asCaller(deps.sql, anonymous, (tx) => tx`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    await queryAs(deps, anonymous, sql`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    // Checked before Auth is asked: Auth answers a confirmed address at once and fails a new one on the mail.
+    await assertMailUp(deps.env);
     // Auth signs up a new address after sending its e-mail, and answers a confirmed one at once.
     await atLeast(registerMs, async () => {
-      const [{ pending }] = await asCaller(deps.sql, server, (tx) => tx`select private.awaits_confirmation(${input.email}) as pending`);
+      const [{ pending }] = await queryAs(deps, server, sql`select private.awaits_confirmation(${input.email}) as pending`);
       if (pending) {
         // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
         // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
@@ -236,7 +241,7 @@ export const auth = createRouter()
     const { deps } = c.var;
     let email = name;
     if (!name.includes('@')) {
-      const [row] = await asCaller(deps.sql, server, (tx) => tx`select private.email_for_login(${name}) as email`);
+      const [row] = await queryAs(deps, server, sql`select private.email_for_login(${name}) as email`);
       // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
       email = row.email ?? 'unknown-user@example.invalid';
     }
@@ -270,7 +275,9 @@ export const auth = createRouter()
   })
   .openapi(forgetPassword, async (c) => {
     const { email } = c.req.valid('json');
-    // Whatever happens (unknown address, too soon), the client learns nothing about the account.
+    // A mail server that is down is told, whatever the account; then whatever happens (unknown address, too
+    // soon), the client learns nothing about the account.
+    await assertMailUp(c.var.deps.env);
     await exactly(codeRequestMs, () => mailCode(c.var.deps, email, 'recovery', c.var.clientIp));
     return c.json({ message: sentAnyway }, 200);
   })
@@ -296,6 +303,7 @@ export const auth = createRouter()
   })
   .openapi(resendCode, async (c) => {
     const { email, type } = c.req.valid('json');
+    await assertMailUp(c.var.deps.env);
     await exactly(codeRequestMs, () => mailCode(c.var.deps, email, type, c.var.clientIp));
     return c.json({ message: sentAnyway }, 200);
   })
@@ -308,6 +316,7 @@ export const auth = createRouter()
     if (!(await mayMailCode(c.var.deps, profile.email, 'deletion'))) {
       throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
     }
+    await assertMailUp(c.var.deps.env);
     await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
       throw fromAuth(error);
     });

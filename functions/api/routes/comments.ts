@@ -47,7 +47,16 @@ export const comments = createRouter()
     middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(CommentBody) },
     responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors },
   }), async (c) => {
-    return c.json(await rpc(c.var.deps, c.var.caller, 'reply_comment', { p_comment_id: c.req.valid('param').commentId, p_body: c.req.valid('json').body }), 201);
+    const { deps, caller } = c.var;
+    const commentId = c.req.valid('param').commentId;
+    const reply = await rpc(deps, caller, 'reply_comment', { p_comment_id: commentId, p_body: c.req.valid('json').body }).catch(async (error) => {
+      // A parent deleted while the reply was being written fails the insert's policy (42501) or its foreign key
+      // (23503): the answer is the final state, the parent's 404, when it is indeed gone.
+      const refused = error instanceof Error && ['42501', '23503'].includes((error as { code?: string }).code ?? '');
+      if (refused) await rpc(deps, caller, 'get_comment', { p_comment_id: commentId });
+      throw error;
+    });
+    return c.json(reply, 201);
   })
   .openapi(createRoute({
     method: 'post', path: '/post/comment/{commentId}/like', operationId: 'likeComment', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',

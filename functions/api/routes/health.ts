@@ -1,9 +1,8 @@
-// GET /health: whether the facade can reach the database, Supabase Auth and (when it is told where) the
-// mail server Auth sends its codes through.
-import { connect } from 'node:net';
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
+import { smtpIsUp } from '../lib/smtp.ts';
 
 const ServiceState = z.enum(['up', 'down']);
 
@@ -12,7 +11,8 @@ const HealthSchema = z
     status: z.enum(['ok', 'degraded']),
     database: ServiceState,
     auth: ServiceState,
-    smtp: ServiceState.optional().openapi({ description: 'Present where the function knows the mail server (the local stack)' }),
+    /** `unchecked` when the function is not told the mail server (AUTH_SMTP_SERVER). */
+    mail: z.enum(['up', 'down', 'unchecked']),
   })
   .openapi('Health');
 
@@ -31,8 +31,8 @@ const route = createRoute({
 
 const timeoutMs = 2000;
 
-async function databaseIsUp({ sql }: Deps): Promise<boolean> {
-  const probe = sql`select 1`.then(() => true);
+async function databaseIsUp({ db }: Deps): Promise<boolean> {
+  const probe = db.probe`select 1`.then(() => true);
   const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs));
   return await Promise.race([probe, timeout]).catch(() => false);
 }
@@ -50,37 +50,18 @@ async function authIsUp({ env }: Deps): Promise<boolean> {
   }
 }
 
-/** Whether the mail server greets a new connection with SMTP's 220 (then says QUIT). */
-function smtpIsUp(address: string): Promise<boolean> {
-  const [host, port] = address.split(':');
-  return new Promise((resolve) => {
-    const socket = connect({ host, port: Number(port), timeout: timeoutMs });
-    const done = (up: boolean) => {
-      socket.destroy();
-      resolve(up);
-    };
-    socket.once('data', (greeting) => {
-      socket.write('QUIT\r\n');
-      done(greeting.toString().startsWith('220'));
-    });
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
+async function mailState({ env }: Deps): Promise<'up' | 'down' | 'unchecked'> {
+  if (!env.AUTH_SMTP_SERVER) return 'unchecked';
+  return await smtpIsUp(env.AUTH_SMTP_SERVER) ? 'up' : 'down';
 }
 
 export const health = createRouter().openapi(route, async (c) => {
-  const smtpAddress = c.var.deps.env.SMTP_ADDRESS;
-  const [database, auth, smtp] = await Promise.all([
-    databaseIsUp(c.var.deps),
-    authIsUp(c.var.deps),
-    smtpAddress ? smtpIsUp(smtpAddress) : undefined,
-  ]);
-  const state = (up: boolean) => up ? 'up' as const : 'down' as const;
+  const [database, auth, mail] = await Promise.all([databaseIsUp(c.var.deps), authIsUp(c.var.deps), mailState(c.var.deps)]);
   const body = {
-    status: database && auth && smtp !== false ? 'ok' as const : 'degraded' as const,
-    database: state(database),
-    auth: state(auth),
-    ...(smtp === undefined ? {} : { smtp: state(smtp) }),
+    status: database && auth && mail !== 'down' ? 'ok' as const : 'degraded' as const,
+    database: database ? 'up' as const : 'down' as const,
+    auth: auth ? 'up' as const : 'down' as const,
+    mail,
   };
   return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
 });
