@@ -17,6 +17,7 @@ import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
 import { comments } from './routes/comments.ts';
 import { docs, openApiRoute } from './routes/docs.ts';
+import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
 import { posts } from './routes/posts.ts';
 import { users } from './routes/users.ts';
@@ -71,6 +72,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', posts);
   app.route('/', comments);
   app.route('/', admin);
+  app.route('/', feed);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

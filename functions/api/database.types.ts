@@ -322,6 +322,9 @@ isOneToOne: false
 "edit_post":
 { Args: { "p_changes": Json,"p_post_id": string }; Returns: Json
                            },
+"feed":
+{ Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number }; Returns: Json
+                           },
 "follow":
 { Args: { "p_follow"?: boolean,"p_username": string }; Returns: Json
                            },

@@ -65,9 +65,9 @@ create table private.reserved_usernames (
 alter table private.reserved_usernames enable row level security;
 insert into private.reserved_usernames (name) values
   ('admin'), ('administrator'), ('api'), ('auth'), ('blocks'), ('close_friends'), ('comment'), ('comments'),
-  ('date'), ('daykeeper'), ('docs'), ('follow_requests'), ('health'), ('help'), ('login'), ('logout'),
-  ('me'), ('mod'), ('moderator'), ('null'), ('openapi.json'), ('post'), ('posts'), ('register'),
-  ('resetprofilepicture'), ('root'), ('security'), ('staff'), ('supabase'), ('support'), ('system'),
+  ('date'), ('daykeeper'), ('docs'), ('feed'), ('follow_requests'), ('health'), ('help'), ('login'), ('logout'),
+  ('me'), ('mod'), ('moderator'), ('notifications'), ('null'), ('openapi.json'), ('post'), ('posts'), ('register'),
+  ('resetprofilepicture'), ('root'), ('search'), ('security'), ('staff'), ('supabase'), ('support'), ('system'),
   ('undefined'), ('user'), ('users');
 
 comment on table private.reserved_usernames is 'Usernames nobody may register: API path segments and impostor names.';

@@ -36,6 +36,7 @@ const pairs: { fn: string; route: string; under?: string }[] = [
   { fn: 'report_post', route: 'POST /post/{postId}/report' },
   { fn: 'user_posts', route: 'GET /{username}/posts' },
   { fn: 'posts_by_day', route: 'GET /date' },
+  { fn: 'feed', route: 'GET /feed' },
   { fn: 'calendar', route: 'GET /{username}/calendar' },
   { fn: 'delete_post', route: 'DELETE /post/{postId}' },
   { fn: 'comment_post', route: 'POST /post/{postId}/comment' },
@@ -99,6 +100,7 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     await call(fan, 'report_post', { p_post_id: post.id, p_reason: 'spam' });
     await call(fan, 'user_posts', { p_username: author.username });
     await call(fan, 'posts_by_day', { p_day: post.day, p_username: author.username });
+    await call(fan, 'feed', {});
     await call(fan, 'calendar', { p_username: author.username });
 
     const comment = await call(fan, 'comment_post', { p_post_id: post.id, p_body: 'Nice' });

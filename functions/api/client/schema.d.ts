@@ -625,6 +625,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=) */
+        get: operations["getFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1107,6 +1124,10 @@ export interface components {
         DeletedUser: components["schemas"]["Deleted"] & {
             username: string;
         };
+        PostPage: {
+            items: components["schemas"]["Post"][];
+            next_cursor: string | null;
+        };
         ProfilePage: {
             items: components["schemas"]["ListedProfile"][];
             next_cursor: string | null;
@@ -1118,10 +1139,6 @@ export interface components {
             items: (components["schemas"]["Author"] & {
                 since: string;
             })[];
-            next_cursor: string | null;
-        };
-        PostPage: {
-            items: components["schemas"]["Post"][];
             next_cursor: string | null;
         };
         FollowState: {
@@ -4645,6 +4662,67 @@ export interface operations {
             };
             /** @description The post is not banned */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFeed: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Bad date, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

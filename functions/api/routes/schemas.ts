@@ -103,6 +103,8 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).openapi(name);
 }
 
+export const PostPage = pageOf(PostSchema, 'PostPage');
+
 export const PageQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100' }),
