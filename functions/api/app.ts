@@ -19,6 +19,7 @@ import { comments } from './routes/comments.ts';
 import { docs, openApiRoute } from './routes/docs.ts';
 import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
+import { notifications } from './routes/notifications.ts';
 import { posts } from './routes/posts.ts';
 import { users } from './routes/users.ts';
 
@@ -73,6 +74,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', comments);
   app.route('/', admin);
   app.route('/', feed);
+  app.route('/', notifications);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -140,3 +140,17 @@ comment on table public.post_likes is 'One like per user per post.';
 comment on column public.post_likes.post_id is 'The liked post.';
 comment on column public.post_likes.user_id is 'Who liked it; the caller by default.';
 comment on column public.post_likes.created_at is 'When it was liked.';
+
+-- The accounts a post's text mentions (@username), resolved when it is written or its text edited
+-- (20_mentions.sql).
+create table public.post_mentions (
+  post_id uuid not null references public.posts (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  primary key (post_id, user_id)
+);
+alter table public.post_mentions enable row level security;
+create index post_mentions_user_idx on public.post_mentions (user_id);
+
+comment on table public.post_mentions is 'The accounts a post mentions (@username), at most 20; kept by triggers from its text.';
+comment on column public.post_mentions.post_id is 'The post.';
+comment on column public.post_mentions.user_id is 'The account it mentions.';

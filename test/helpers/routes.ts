@@ -7,10 +7,11 @@ import { auth } from '../../functions/api/routes/auth.ts';
 import { comments } from '../../functions/api/routes/comments.ts';
 import { feed } from '../../functions/api/routes/feed.ts';
 import { health } from '../../functions/api/routes/health.ts';
+import { notifications } from '../../functions/api/routes/notifications.ts';
 import { posts } from '../../functions/api/routes/posts.ts';
 import { users } from '../../functions/api/routes/users.ts';
 
-const routers = [account, admin, auth, comments, feed, health, posts, users];
+const routers = [account, admin, auth, comments, feed, health, notifications, posts, users];
 
 export const routes: RouteConfig[] = routers.flatMap((router) =>
   router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : [])));

@@ -42,6 +42,7 @@ export const ProfileSchema = z
     banned: z.boolean(),
     created_at: z.string(),
     email: z.string().optional().openapi({ description: 'Only in the caller\'s own profile' }),
+    unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile' }),
     viewer: z
       .object({ following: z.boolean(), requested: z.boolean(), follows_you: z.boolean(), close_friend: z.boolean() })
       .nullable(),
@@ -66,6 +67,8 @@ export const AuthorSchema = z
   .object({ id: z.uuid(), username: z.string(), display_name: z.string(), avatar_url: z.string().nullable() })
   .openapi('Author');
 
+const Mentions = z.array(AuthorSchema).openapi({ description: 'The accounts the text mentions (@username) that you may see' });
+
 export const PostSchema = z
   .object({
     id: z.uuid(),
@@ -80,6 +83,7 @@ export const PostSchema = z
     banned: z.boolean(),
     created_at: z.string(),
     edited_at: z.string().nullable(),
+    mentions: Mentions,
     viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
   })
   .openapi('Post');
@@ -93,6 +97,7 @@ export const CommentSchema = z
     body: z.string(),
     likes_count: z.number().int(),
     replies_count: z.number().int(),
+    mentions: Mentions,
     created_at: z.string(),
     viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
   })
