@@ -21,6 +21,7 @@ import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
 import { notifications } from './routes/notifications.ts';
 import { posts } from './routes/posts.ts';
+import { search } from './routes/search.ts';
 import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
@@ -75,6 +76,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', admin);
   app.route('/', feed);
   app.route('/', notifications);
+  app.route('/', search);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -273,14 +273,14 @@ isOneToOne: false
                   ]
                 },"posts": {
                   Row: {
-                    "author_id": string,"banned_at": string | null,"body": string,"comments_count": number,"created_at": string,"day": string,"edited_at": string | null,"emotion": number | null,"id": string,"likes_count": number,"media": (string)[],"privacy": Database["public"]['Enums']["post_privacy"]
+                    "author_id": string,"banned_at": string | null,"body": string,"body_search": unknown,"comments_count": number,"created_at": string,"day": string,"edited_at": string | null,"emotion": number | null,"id": string,"likes_count": number,"media": (string)[],"privacy": Database["public"]['Enums']["post_privacy"]
                   }
                   ComputedFields: never
                   Insert: {
-                    "author_id"?: string,"banned_at"?: string | null,"body": string,"comments_count"?: number,"created_at"?: string,"day": string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                    "author_id"?: string,"banned_at"?: string | null,"body": string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day": string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
                   }
                   Update: {
-                    "author_id"?: string,"banned_at"?: string | null,"body"?: string,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                    "author_id"?: string,"banned_at"?: string | null,"body"?: string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
                   }
                   Relationships: [
                     {
@@ -480,6 +480,9 @@ isOneToOne: false
                            },
 "respond_follow_request":
 { Args: { "p_accept": boolean,"p_username": string }; Returns: Json
+                           },
+"search":
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_q": string,"p_type": string }; Returns: Json
                            },
 "set_close_friend":
 { Args: { "p_close"?: boolean,"p_username": string }; Returns: Json

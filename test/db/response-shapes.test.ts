@@ -37,6 +37,7 @@ const pairs: { fn: string; route: string; under?: string }[] = [
   { fn: 'user_posts', route: 'GET /{username}/posts' },
   { fn: 'posts_by_day', route: 'GET /date' },
   { fn: 'feed', route: 'GET /feed' },
+  { fn: 'search', route: 'GET /search' },
   { fn: 'notifications', route: 'GET /notifications' },
   { fn: 'read_notifications', route: 'POST /notifications/read' },
   { fn: 'calendar', route: 'GET /{username}/calendar' },
@@ -103,6 +104,7 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     await call(fan, 'user_posts', { p_username: author.username });
     await call(fan, 'posts_by_day', { p_day: post.day, p_username: author.username });
     await call(fan, 'feed', {});
+    await call(fan, 'search', { p_q: 'good day', p_type: 'posts' });
     await call(fan, 'calendar', { p_username: author.username });
 
     const comment = await call(fan, 'comment_post', { p_post_id: post.id, p_body: `Nice, @${author.username}` });

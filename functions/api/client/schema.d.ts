@@ -676,6 +676,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search users (by username or display name: prefix, then likeness) or posts (every word), best first */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1188,6 +1205,10 @@ export interface components {
         NotificationsRead: {
             marked: number;
             unread_notifications: number;
+        };
+        ProfileSearchPage: {
+            items: components["schemas"]["Profile"][];
+            next_cursor: string | null;
         };
         ProfilePage: {
             items: components["schemas"]["ListedProfile"][];
@@ -4945,6 +4966,69 @@ export interface operations {
             };
             /** @description A body that is not application/json */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+                /** @description The text, 2 to 100 characters, searched literally */
+                q: string;
+                type: "users" | "posts";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles (type=users) or posts (type=posts) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSearchPage"] | components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Text too short or too long, bad type, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A malformed, invalid or expired access token, or an ended session */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

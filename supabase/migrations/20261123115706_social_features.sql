@@ -3,6 +3,10 @@
 
 SET local check_function_bodies = off;
 
+-- Added on review: trigram matching for the account search, in schema extensions as Supabase puts extensions
+-- (the diff compares the app's schemas only, so it does not write this).
+create extension if not exists pg_trgm with schema extensions;
+
 DROP VIEW "private"."comment_items";
 
 DROP VIEW "private"."post_items";
@@ -37,6 +41,9 @@ CREATE TABLE "public"."post_mentions" (
 ALTER TABLE "public"."post_mentions"
   ENABLE ROW LEVEL SECURITY;
 
+ALTER TABLE "public"."posts"
+  ADD COLUMN "body_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, body)) STORED NOT NULL;
+
 CREATE TYPE "public"."notification_kind" AS ENUM (
   'follow',
   'follow_request',
@@ -62,6 +69,78 @@ ALTER TABLE "public"."notifications"
 
 ALTER TABLE "public"."notifications"
   ADD COLUMN "read_at" timestamp WITH time zone;
+
+CREATE OR REPLACE FUNCTION private.account_matches (
+  p_q text
+)
+  RETURNS TABLE (
+    id   uuid,
+    rank real
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  ROWS 200
+  SET search_path TO ''
+  AS $function$
+declare
+  v_prefix text := replace(replace(replace(lower(p_q), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+begin
+  return query
+    select p.id,
+      (case when p.username like v_prefix then 2 when p.display_name ilike v_prefix then 1 else 0 end
+        + greatest(extensions.word_similarity(p_q, p.username), extensions.word_similarity(p_q, p.display_name)))::real
+    from public.profiles p
+    where p.username like v_prefix
+       or p.display_name ilike v_prefix
+       or p_q operator(extensions.<%) p.username
+       or p_q operator(extensions.<%) p.display_name;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.decode_rank_cursor (
+  p_cursor text,
+  OUT      rank real,
+  OUT      id uuid
+)
+  RETURNS record
+  LANGUAGE plpgsql
+  IMMUTABLE
+  SET search_path TO ''
+  AS $function$
+declare
+  v_padded text;
+  v_text text;
+begin
+  if p_cursor is null then
+    -- Before the first row: every (rank, id) compares below it.
+    rank := 'Infinity';
+    id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+    return;
+  end if;
+  begin
+    v_padded := translate(p_cursor, '-_', '+/');
+    v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
+    v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
+    rank := split_part(v_text, '/', 1)::real;
+    id := split_part(v_text, '/', 2)::uuid;
+  exception when others then
+    perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
+  end;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.encode_rank_cursor (
+  p_rank real,
+  p_id   uuid
+)
+  RETURNS text
+  LANGUAGE sql
+  IMMUTABLE
+  SET search_path TO ''
+  AS $function$
+  select translate(encode(convert_to(p_rank::text || '/' || p_id::text, 'UTF8'), 'base64'), E'+/=\n', '-_')
+$function$;
 
 CREATE OR REPLACE FUNCTION private.forget_follow_request()
   RETURNS TRIGGER
@@ -236,6 +315,34 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.post_matches (
+  p_q text
+)
+  RETURNS TABLE (
+    id   uuid,
+    rank real
+  )
+  LANGUAGE plpgsql
+  STABLE
+  SECURITY DEFINER
+  ROWS 200
+  SET search_path TO ''
+  SET plan_cache_mode TO 'force_custom_plan'
+  AS $function$
+declare
+  v_query tsquery := plainto_tsquery('simple', p_q);
+begin
+  return query
+    select x.id, ts_rank(x.body_search, v_query)
+    from (
+      select p.id, p.body_search from public.posts p
+      where p.body_search @@ v_query
+      order by p.created_at desc, p.id desc
+      limit 1000
+    ) x;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.resolve_comment_mentions()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -255,6 +362,27 @@ CREATE OR REPLACE FUNCTION private.resolve_post_mentions()
 begin
   perform private.store_post_mentions(new.id, private.mentioned_accounts(new.body));
   return null;
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.search_text (
+  p_q text
+)
+  RETURNS text
+  LANGUAGE plpgsql
+  IMMUTABLE
+  SET search_path TO ''
+  AS $function$
+declare
+  v_q text := btrim(coalesce(p_q, ''));
+begin
+  if char_length(v_q) < 2 then
+    perform private.fail(400, 'search_too_short', 'Search for at least 2 characters');
+  end if;
+  if char_length(v_q) > 100 then
+    perform private.fail(400, 'search_too_long', 'Search for at most 100 characters');
+  end if;
+  return v_q;
 end;
 $function$;
 
@@ -293,6 +421,26 @@ begin
   select p_post_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
   on conflict do nothing;
 end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.to_ranked_page (
+  p_rows  jsonb,
+  p_limit integer
+)
+  RETURNS jsonb
+  LANGUAGE sql
+  IMMUTABLE
+  SET search_path TO ''
+  AS $function$
+  select jsonb_build_object(
+    'items', coalesce(
+      (select jsonb_agg(r.value -> 'item' order by r.ordinality)
+       from jsonb_array_elements(p_rows) with ordinality r
+       where r.ordinality <= p_limit),
+      '[]'::jsonb),
+    'next_cursor', case when jsonb_array_length(p_rows) > p_limit then private.encode_rank_cursor(
+      (p_rows -> (p_limit - 1) ->> 'rank')::real, (p_rows -> (p_limit - 1) ->> 'id')::uuid) end
+  )
 $function$;
 
 CREATE OR REPLACE FUNCTION private.unread_notifications()
@@ -429,6 +577,56 @@ $function$;
 
 REVOKE ALL ON FUNCTION "public"."read_notifications"(uuid) FROM PUBLIC, "anon";
 
+CREATE OR REPLACE FUNCTION public.search (
+  p_q      text,
+  p_type   text,
+  p_cursor text    DEFAULT NULL::text,
+  p_limit  integer DEFAULT NULL::integer
+)
+  RETURNS jsonb
+  LANGUAGE plpgsql
+  STABLE
+  SET search_path TO ''
+  AS $function$
+declare
+  v_q text := private.search_text(p_q);
+  v_limit integer := private.page_limit(p_limit);
+  v_after record := private.decode_rank_cursor(p_cursor);
+  v_rows jsonb;
+begin
+  if p_type = 'users' then
+    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
+           order by x.rank desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select m.rank, m.id, i.item
+      from (select m.rank, m.id from private.account_matches(v_q) m
+            where (m.rank, m.id) < (v_after.rank, v_after.id)
+            order by m.rank desc, m.id desc offset 0) m
+      join private.profile_items i on i.id = m.id
+      order by m.rank desc, m.id desc
+      limit v_limit + 1
+    ) x;
+  elsif p_type = 'posts' then
+    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
+           order by x.rank desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select m.rank, m.id, i.item
+      from (select m.rank, m.id from private.post_matches(v_q) m
+            where (m.rank, m.id) < (v_after.rank, v_after.id)
+            order by m.rank desc, m.id desc offset 0) m
+      join private.post_items i on i.id = m.id
+      order by m.rank desc, m.id desc
+      limit v_limit + 1
+    ) x;
+  else
+    perform private.fail(400, 'invalid_search_type', 'Search for users or posts');
+  end if;
+  return private.to_ranked_page(v_rows, v_limit);
+end;
+$function$;
+
 ALTER TABLE "public"."comment_mentions"
   ADD CONSTRAINT "comment_mentions_comment_id_fkey" FOREIGN KEY (comment_id) REFERENCES public.comments(id) ON DELETE CASCADE;
 
@@ -522,6 +720,12 @@ CREATE INDEX notifications_unread_idx ON public.notifications USING btree (recip
   WHERE (read_at IS NULL);
 
 CREATE INDEX post_mentions_user_idx ON public.post_mentions USING btree (user_id);
+
+CREATE INDEX posts_body_search_idx ON public.posts USING gin (body_search);
+
+CREATE INDEX profiles_display_name_trgm_idx ON public.profiles USING gin (display_name extensions.gin_trgm_ops);
+
+CREATE INDEX profiles_username_trgm_idx ON public.profiles USING gin (username extensions.gin_trgm_ops);
 
 CREATE TRIGGER notify_comment_like
   AFTER INSERT ON public.comment_likes
@@ -645,6 +849,14 @@ COMMENT ON COLUMN "public"."post_mentions"."post_id" IS 'The post.';
 
 COMMENT ON COLUMN "public"."post_mentions"."user_id" IS 'The account it mentions.';
 
+COMMENT ON COLUMN "public"."posts"."body_search" IS 'The words of the body for full-text search (simple configuration; generated).';
+
+COMMENT ON FUNCTION "private"."account_matches"(text) IS 'Ids and ranks of the accounts whose names start with or resemble the text, visible or not (read them through RLS).';
+
+COMMENT ON FUNCTION "private"."decode_rank_cursor"(text) IS 'The (rank, id) a search cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
+
+COMMENT ON FUNCTION "private"."encode_rank_cursor"(real, uuid) IS 'The opaque cursor of a search page naming the row (p_rank, p_id).';
+
 COMMENT ON FUNCTION "private"."forget_follow_request"() IS 'Trigger: a follow request withdrawn or declined takes its notification with it.';
 
 COMMENT ON FUNCTION "private"."mention_names"(text) IS 'The usernames a text mentions (@username), lowercased, in order of first appearance.';
@@ -665,13 +877,19 @@ COMMENT ON FUNCTION "private"."notify_post_like"() IS 'Trigger: notifies a post'
 
 COMMENT ON FUNCTION "private"."notify_post_mention"() IS 'Trigger: notifies a newly mentioned account; forgets a mention edited out.';
 
+COMMENT ON FUNCTION "private"."post_matches"(text) IS 'Ids and ranks of the 1,000 newest posts whose body holds every word of the text, visible or not (read them through RLS).';
+
 COMMENT ON FUNCTION "private"."resolve_comment_mentions"() IS 'Trigger: resolves the mentions of a new comment, as its writer.';
 
 COMMENT ON FUNCTION "private"."resolve_post_mentions"() IS 'Trigger: resolves the mentions of a new or edited post, as its writer.';
 
+COMMENT ON FUNCTION "private"."search_text"(text) IS 'The search text trimmed; 400 unless 2 to 100 characters.';
+
 COMMENT ON FUNCTION "private"."store_comment_mentions"(uuid, uuid[]) IS 'Records the accounts given that a comment''s text names (trigger helper).';
 
 COMMENT ON FUNCTION "private"."store_post_mentions"(uuid, uuid[]) IS 'Sets the accounts a post mentions to those given that its text names (trigger helper).';
+
+COMMENT ON FUNCTION "private"."to_ranked_page"(jsonb, integer) IS 'A search page {items, next_cursor} from up to limit + 1 entries {rank, id, item}.';
 
 COMMENT ON FUNCTION "private"."unread_notifications"() IS 'How many of the caller''s visible notifications are unread.';
 
@@ -682,6 +900,8 @@ COMMENT ON FUNCTION "public"."me"() IS 'The caller''s own profile, with their e-
 COMMENT ON FUNCTION "public"."notifications"(boolean, text, integer) IS 'The caller''s notifications (p_unread: unread only), newest first.';
 
 COMMENT ON FUNCTION "public"."read_notifications"(uuid) IS 'Marks the caller''s unread notifications read: all, or those up to and including p_until; returns how many, and how many stay unread.';
+
+COMMENT ON FUNCTION "public"."search"(text, text, text, integer) IS 'Search users (p_type users: by username and display name) or posts (p_type posts: every word of the text, among the 1,000 newest such), best first; only what the caller may see.';
 
 COMMENT ON TABLE "public"."comment_mentions" IS 'The accounts a comment mentions (@username), at most 20; kept by triggers from its text.';
 
@@ -696,6 +916,36 @@ COMMENT ON VIEW "private"."comment_items" IS 'Each visible comment as JSON, with
 COMMENT ON VIEW "private"."notification_items" IS 'Each of the caller''s visible notifications as JSON, with the actor''s card.';
 
 COMMENT ON VIEW "private"."post_items" IS 'Each visible post as JSON, with its author''s card, the cards of the visible accounts it mentions and the caller''s flags.';
+
+REVOKE ALL ON FUNCTION "private"."account_matches"(text) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."account_matches"(text) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."account_matches"(text) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."account_matches"(text) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."account_matches"(text) TO "service_role";
+
+REVOKE ALL ON FUNCTION "private"."decode_rank_cursor"(text) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."decode_rank_cursor"(text) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."decode_rank_cursor"(text) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."decode_rank_cursor"(text) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."decode_rank_cursor"(text) TO "service_role";
+
+REVOKE ALL ON FUNCTION "private"."encode_rank_cursor"(real, uuid) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."encode_rank_cursor"(real, uuid) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."encode_rank_cursor"(real, uuid) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."encode_rank_cursor"(real, uuid) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."encode_rank_cursor"(real, uuid) TO "service_role";
 
 REVOKE ALL ON FUNCTION "private"."forget_follow_request"() FROM PUBLIC;
 
@@ -765,6 +1015,16 @@ REVOKE ALL ON FUNCTION "private"."notify_post_mention"() FROM "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."notify_post_mention"() TO "postgres";
 
+REVOKE ALL ON FUNCTION "private"."post_matches"(text) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."post_matches"(text) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."post_matches"(text) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."post_matches"(text) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."post_matches"(text) TO "service_role";
+
 REVOKE ALL ON FUNCTION "private"."resolve_comment_mentions"() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION "private"."resolve_comment_mentions"() FROM "postgres";
@@ -776,6 +1036,16 @@ REVOKE ALL ON FUNCTION "private"."resolve_post_mentions"() FROM PUBLIC;
 REVOKE ALL ON FUNCTION "private"."resolve_post_mentions"() FROM "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."resolve_post_mentions"() TO "postgres";
+
+REVOKE ALL ON FUNCTION "private"."search_text"(text) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."search_text"(text) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."search_text"(text) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."search_text"(text) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."search_text"(text) TO "service_role";
 
 REVOKE ALL ON FUNCTION "private"."store_comment_mentions"(uuid, uuid[]) FROM PUBLIC;
 
@@ -796,6 +1066,16 @@ REVOKE ALL ON FUNCTION "private"."store_post_mentions"(uuid, uuid[]) FROM "postg
 GRANT EXECUTE ON FUNCTION "private"."store_post_mentions"(uuid, uuid[]) TO "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."store_post_mentions"(uuid, uuid[]) TO "service_role";
+
+REVOKE ALL ON FUNCTION "private"."to_ranked_page"(jsonb, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."to_ranked_page"(jsonb, integer) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "private"."to_ranked_page"(jsonb, integer) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."to_ranked_page"(jsonb, integer) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."to_ranked_page"(jsonb, integer) TO "service_role";
 
 REVOKE ALL ON FUNCTION "private"."unread_notifications"() FROM PUBLIC;
 
@@ -830,6 +1110,16 @@ REVOKE ALL ON FUNCTION "public"."read_notifications"(uuid) FROM "postgres";
 GRANT EXECUTE ON FUNCTION "public"."read_notifications"(uuid) TO "postgres";
 
 GRANT EXECUTE ON FUNCTION "public"."read_notifications"(uuid) TO "service_role";
+
+REVOKE ALL ON FUNCTION "public"."search"(text, text, text, integer) FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "public"."search"(text, text, text, integer) TO "anon", "authenticated";
+
+REVOKE ALL ON FUNCTION "public"."search"(text, text, text, integer) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "public"."search"(text, text, text, integer) TO "postgres";
+
+GRANT EXECUTE ON FUNCTION "public"."search"(text, text, text, integer) TO "service_role";
 
 REVOKE ALL ON TABLE "public"."comment_mentions" FROM "anon";
 
