@@ -34,6 +34,7 @@ create index notifications_comment_idx on public.notifications (comment_id);
 
 comment on table public.notifications is
   'What others did that concerns an account (written by triggers); published to Supabase Realtime where it runs.';
+comment on column public.notifications.id is 'The notification''s id.';
 comment on column public.notifications.recipient_id is 'Who is notified.';
 comment on column public.notifications.actor_id is 'Who acted.';
 comment on column public.notifications.kind is 'What happened.';

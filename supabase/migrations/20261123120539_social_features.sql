@@ -837,6 +837,8 @@ COMMENT ON COLUMN "public"."notifications"."comment_id" IS 'The comment concerne
 
 COMMENT ON COLUMN "public"."notifications"."created_at" IS 'When it happened.';
 
+COMMENT ON COLUMN "public"."notifications"."id" IS 'The notification''s id.';
+
 COMMENT ON COLUMN "public"."notifications"."kind" IS 'What happened.';
 
 COMMENT ON COLUMN "public"."notifications"."post_id" IS 'The post concerned: liked, commented, or where the mention or comment is.';
