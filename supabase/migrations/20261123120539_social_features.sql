@@ -41,6 +41,8 @@ CREATE TABLE "public"."post_mentions" (
 ALTER TABLE "public"."post_mentions"
   ENABLE ROW LEVEL SECURITY;
 
+-- Reviewed: adding this stored generated column fills it for every post (no backfill needed) by rewriting
+-- public.posts once under an exclusive lock: on a large table, deploy at a quiet hour.
 ALTER TABLE "public"."posts"
   ADD COLUMN "body_search" tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, body)) STORED NOT NULL;
 
@@ -1173,6 +1175,10 @@ begin
     raise notice 'no supabase_realtime publication here: notifications are not published';
     return;
   end if;
-  alter publication supabase_realtime add table public.notifications;
+  -- Nothing to add where the publication already covers the table (one made FOR ALL TABLES, or added by hand).
+  if not exists (select 1 from pg_catalog.pg_publication_tables t
+                 where t.pubname = 'supabase_realtime' and t.schemaname = 'public' and t.tablename = 'notifications') then
+    alter publication supabase_realtime add table public.notifications;
+  end if;
 end;
 $$;

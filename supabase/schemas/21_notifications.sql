@@ -68,7 +68,11 @@ begin
     raise notice 'no supabase_realtime publication here: notifications are not published';
     return;
   end if;
-  alter publication supabase_realtime add table public.notifications;
+  -- Nothing to add where the publication already covers the table (one made FOR ALL TABLES, or added by hand).
+  if not exists (select 1 from pg_catalog.pg_publication_tables t
+                 where t.pubname = 'supabase_realtime' and t.schemaname = 'public' and t.tablename = 'notifications') then
+    alter publication supabase_realtime add table public.notifications;
+  end if;
 end;
 $$;
 
