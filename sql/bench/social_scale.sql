@@ -33,7 +33,7 @@ insert into public.follows (follower_id, followee_id, status)
 select distinct on (f, e) pg_temp.u(f), pg_temp.u(e), 'accepted'
 from (select f, 4 + (random() * 99995)::int as e from generate_series(4, 100000) f, generate_series(1, 20)) x where f <> e
 on conflict do nothing;
--- One post in ten mentions an account.
+-- Some posts (about 7%) mention an account.
 insert into public.post_mentions (post_id, user_id)
 select p.id, pg_temp.u(1 + abs(hashtext(p.id::text)) % 99999) from public.posts p where abs(hashtext(p.id::text)) % 10 = 0
 on conflict do nothing;
