@@ -17,8 +17,11 @@ import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
 import { comments } from './routes/comments.ts';
 import { docs, openApiRoute } from './routes/docs.ts';
+import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
+import { notifications } from './routes/notifications.ts';
 import { posts } from './routes/posts.ts';
+import { search } from './routes/search.ts';
 import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
@@ -71,6 +74,9 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', posts);
   app.route('/', comments);
   app.route('/', admin);
+  app.route('/', feed);
+  app.route('/', notifications);
+  app.route('/', search);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -97,6 +97,32 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"comment_mentions": {
+                  Row: {
+                    "comment_id": string,"user_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "comment_id": string,"user_id": string
+                  }
+                  Update: {
+                    "comment_id"?: string,"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "comment_mentions_comment_id_fkey"
+      columns: ["comment_id"]
+isOneToOne: false
+      referencedRelation: "comments"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "comment_mentions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"comments": {
                   Row: {
                     "author_id": string,"body": string,"created_at": string,"id": string,"likes_count": number,"parent_id": string | null,"post_id": string,"replies_count": number
@@ -155,6 +181,44 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"notifications": {
+                  Row: {
+                    "actor_id": string,"comment_id": string | null,"created_at": string,"id": string,"kind": Database["public"]['Enums']["notification_kind"],"post_id": string | null,"read_at": string | null,"recipient_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "actor_id": string,"comment_id"?: string | null,"created_at"?: string,"id"?: string,"kind": Database["public"]['Enums']["notification_kind"],"post_id"?: string | null,"read_at"?: string | null,"recipient_id": string
+                  }
+                  Update: {
+                    "actor_id"?: string,"comment_id"?: string | null,"created_at"?: string,"id"?: string,"kind"?: Database["public"]['Enums']["notification_kind"],"post_id"?: string | null,"read_at"?: string | null,"recipient_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "notifications_actor_id_fkey"
+      columns: ["actor_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "notifications_comment_id_fkey"
+      columns: ["comment_id"]
+isOneToOne: false
+      referencedRelation: "comments"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "notifications_post_id_fkey"
+      columns: ["post_id"]
+isOneToOne: false
+      referencedRelation: "posts"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "notifications_recipient_id_fkey"
+      columns: ["recipient_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"post_likes": {
                   Row: {
                     "created_at": string,"post_id": string,"user_id": string
@@ -181,16 +245,42 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
-                },"posts": {
+                },"post_mentions": {
                   Row: {
-                    "author_id": string,"banned_at": string | null,"body": string,"comments_count": number,"created_at": string,"day": string,"edited_at": string | null,"emotion": number | null,"id": string,"likes_count": number,"media": (string)[],"privacy": Database["public"]['Enums']["post_privacy"]
+                    "post_id": string,"user_id": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "author_id"?: string,"banned_at"?: string | null,"body": string,"comments_count"?: number,"created_at"?: string,"day": string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                    "post_id": string,"user_id": string
                   }
                   Update: {
-                    "author_id"?: string,"banned_at"?: string | null,"body"?: string,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                    "post_id"?: string,"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "post_mentions_post_id_fkey"
+      columns: ["post_id"]
+isOneToOne: false
+      referencedRelation: "posts"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "post_mentions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
+                },"posts": {
+                  Row: {
+                    "author_id": string,"banned_at": string | null,"body": string,"body_search": unknown,"comments_count": number,"created_at": string,"day": string,"edited_at": string | null,"emotion": number | null,"id": string,"likes_count": number,"media": (string)[],"privacy": Database["public"]['Enums']["post_privacy"]
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "author_id"?: string,"banned_at"?: string | null,"body": string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day": string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                  }
+                  Update: {
+                    "author_id"?: string,"banned_at"?: string | null,"body"?: string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
                   }
                   Relationships: [
                     {
@@ -322,6 +412,9 @@ isOneToOne: false
 "edit_post":
 { Args: { "p_changes": Json,"p_post_id": string }; Returns: Json
                            },
+"feed":
+{ Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number }; Returns: Json
+                           },
 "follow":
 { Args: { "p_follow"?: boolean,"p_username": string }; Returns: Json
                            },
@@ -352,6 +445,9 @@ isOneToOne: false
 "me":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"notifications":
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_unread"?: boolean }; Returns: Json
+                           },
 "post_comments":
 { Args: { "p_cursor"?: string,"p_limit"?: number,"p_post_id": string }; Returns: Json
                            },
@@ -360,6 +456,9 @@ isOneToOne: false
                            },
 "posts_by_day":
 { Args: { "p_cursor"?: string,"p_day": string,"p_limit"?: number,"p_username"?: string }; Returns: Json
+                           },
+"read_notifications":
+{ Args: { "p_until"?: string }; Returns: Json
                            },
 "remove_follower":
 { Args: { "p_username": string }; Returns: Json
@@ -382,6 +481,9 @@ isOneToOne: false
 "respond_follow_request":
 { Args: { "p_accept": boolean,"p_username": string }; Returns: Json
                            },
+"search":
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_q": string,"p_type": string }; Returns: Json
+                           },
 "set_close_friend":
 { Args: { "p_close"?: boolean,"p_username": string }; Returns: Json
                            },
@@ -393,7 +495,7 @@ isOneToOne: false
                            }
           }
           Enums: {
-            "ban_action": "ban"|"unban","ban_element": "user"|"post","follow_status": "pending"|"accepted","post_privacy": "public"|"close_friends"|"private","report_target": "user"|"post"|"comment"
+            "ban_action": "ban"|"unban","ban_element": "user"|"post","follow_status": "pending"|"accepted","notification_kind": "follow"|"follow_request"|"follow_accepted"|"post_like"|"comment_like"|"comment"|"reply"|"mention","post_privacy": "public"|"close_friends"|"private","report_target": "user"|"post"|"comment"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -509,7 +611,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "ban_action": ["ban", "unban"],"ban_element": ["user", "post"],"follow_status": ["pending", "accepted"],"post_privacy": ["public", "close_friends", "private"],"report_target": ["user", "post", "comment"]
+            "ban_action": ["ban", "unban"],"ban_element": ["user", "post"],"follow_status": ["pending", "accepted"],"notification_kind": ["follow", "follow_request", "follow_accepted", "post_like", "comment_like", "comment", "reply", "mention"],"post_privacy": ["public", "close_friends", "private"],"report_target": ["user", "post", "comment"]
           }
         }
 } as const

@@ -16,3 +16,7 @@ alter default privileges for role postgres revoke execute on functions from publ
 alter default privileges for role postgres in schema public revoke all on tables from anon, authenticated, service_role;
 alter default privileges for role postgres in schema public revoke all on sequences from anon, authenticated, service_role;
 alter default privileges for role postgres in schema public revoke all on functions from anon, authenticated, service_role;
+
+-- Trigram matching for searching accounts by name (22_api_search.sql), in schema extensions as Supabase puts
+-- extensions.
+create extension if not exists pg_trgm with schema extensions;

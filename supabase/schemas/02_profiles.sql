@@ -65,9 +65,9 @@ create table private.reserved_usernames (
 alter table private.reserved_usernames enable row level security;
 insert into private.reserved_usernames (name) values
   ('admin'), ('administrator'), ('api'), ('auth'), ('blocks'), ('close_friends'), ('comment'), ('comments'),
-  ('date'), ('daykeeper'), ('docs'), ('follow_requests'), ('health'), ('help'), ('login'), ('logout'),
-  ('me'), ('mod'), ('moderator'), ('null'), ('openapi.json'), ('post'), ('posts'), ('register'),
-  ('resetprofilepicture'), ('root'), ('security'), ('staff'), ('supabase'), ('support'), ('system'),
+  ('date'), ('daykeeper'), ('docs'), ('feed'), ('follow_requests'), ('health'), ('help'), ('login'), ('logout'),
+  ('me'), ('mod'), ('moderator'), ('notifications'), ('null'), ('openapi.json'), ('post'), ('posts'), ('register'),
+  ('resetprofilepicture'), ('root'), ('search'), ('security'), ('staff'), ('supabase'), ('support'), ('system'),
   ('undefined'), ('user'), ('users');
 
 comment on table private.reserved_usernames is 'Usernames nobody may register: API path segments and impostor names.';
@@ -95,6 +95,9 @@ create table public.profiles (
 alter table public.profiles enable row level security;
 -- The admins' list of banned accounts, in ban order (like banned posts): each page is a keyset read.
 create index profiles_banned_idx on public.profiles (banned_at desc, id desc) where banned_at is not null;
+-- Search by username and display name, by prefix (LIKE, ILIKE) and by likeness (word similarity).
+create index profiles_username_trgm_idx on public.profiles using gin (username extensions.gin_trgm_ops);
+create index profiles_display_name_trgm_idx on public.profiles using gin (display_name extensions.gin_trgm_ops);
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
 comment on column public.profiles.id is 'The Supabase Auth user id; the profile goes with the user.';

@@ -47,6 +47,8 @@ create table public.posts (
   banned_at timestamptz,
   created_at timestamptz not null default now(),
   edited_at timestamptz,
+  -- The `simple` configuration: words as written, lowercased, in any language; no stemming, no stop words.
+  body_search tsvector not null generated always as (to_tsvector('simple', body)) stored,
   constraint posts_media_in_own_folder check (private.all_in_own_folder(author_id, media))
 );
 alter table public.posts enable row level security;
@@ -57,6 +59,8 @@ create index posts_created_idx on public.posts (created_at desc, id desc);
 create index posts_author_idx on public.posts (author_id, created_at desc, id desc);
 create index posts_author_day_idx on public.posts (author_id, day, created_at desc, id desc);
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
+-- Full-text search of post bodies (22_api_search.sql).
+create index posts_body_search_idx on public.posts using gin (body_search);
 
 comment on table public.posts is 'A post about a day. Visible per its privacy, its author''s privacy, blocks and bans.';
 comment on column public.posts.id is 'The post''s id.';
@@ -71,6 +75,7 @@ comment on column public.posts.comments_count is 'Comments and replies (kept by 
 comment on column public.posts.banned_at is 'Set while an admin bans the post; then only admins and the author see it.';
 comment on column public.posts.created_at is 'When the post was made (set by the database).';
 comment on column public.posts.edited_at is 'Last edit of body, media, emotion or privacy.';
+comment on column public.posts.body_search is 'The words of the body for full-text search (simple configuration; generated).';
 
 -- The day is the author's calendar date when the post is made; neither clients nor edits choose it.
 create function private.stamp_post()
@@ -140,3 +145,17 @@ comment on table public.post_likes is 'One like per user per post.';
 comment on column public.post_likes.post_id is 'The liked post.';
 comment on column public.post_likes.user_id is 'Who liked it; the caller by default.';
 comment on column public.post_likes.created_at is 'When it was liked.';
+
+-- The accounts a post's text mentions (@username), resolved when it is written or its text edited
+-- (20_mentions.sql).
+create table public.post_mentions (
+  post_id uuid not null references public.posts (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  primary key (post_id, user_id)
+);
+alter table public.post_mentions enable row level security;
+create index post_mentions_user_idx on public.post_mentions (user_id);
+
+comment on table public.post_mentions is 'The accounts a post mentions (@username), at most 20; kept by triggers from its text.';
+comment on column public.post_mentions.post_id is 'The post.';
+comment on column public.post_mentions.user_id is 'The account it mentions.';

@@ -64,3 +64,16 @@ comment on table public.comment_likes is 'One like per user per comment.';
 comment on column public.comment_likes.comment_id is 'The liked comment.';
 comment on column public.comment_likes.user_id is 'Who liked it; the caller by default.';
 comment on column public.comment_likes.created_at is 'When it was liked.';
+
+-- The accounts a comment's text mentions (@username), resolved when it is written (20_mentions.sql).
+create table public.comment_mentions (
+  comment_id uuid not null references public.comments (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  primary key (comment_id, user_id)
+);
+alter table public.comment_mentions enable row level security;
+create index comment_mentions_user_idx on public.comment_mentions (user_id);
+
+comment on table public.comment_mentions is 'The accounts a comment mentions (@username), at most 20; kept by triggers from its text.';
+comment on column public.comment_mentions.comment_id is 'The comment.';
+comment on column public.comment_mentions.user_id is 'The account it mentions.';

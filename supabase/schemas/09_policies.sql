@@ -217,6 +217,27 @@ create policy "users take back their comment likes" on public.comment_likes
 for delete to authenticated
 using (user_id = (select private.uid()));
 
+-- post_mentions, comment_mentions ------------------------------------------------------------------------
+-- Written only by the triggers of 20_mentions.sql; read with the text, of the accounts the reader may see.
+grant select on public.post_mentions, public.comment_mentions to anon, authenticated;
+grant all on public.post_mentions, public.comment_mentions to service_role;
+
+create policy "mentions in visible posts of visible users are readable" on public.post_mentions
+for select to anon, authenticated
+using (
+  (select private.is_admin())
+  or exists (select 1 from public.posts p where p.id = post_id offset 0)
+     and exists (select 1 from public.profiles u where u.id = user_id offset 0)
+);
+
+create policy "mentions in visible comments of visible users are readable" on public.comment_mentions
+for select to anon, authenticated
+using (
+  (select private.is_admin())
+  or exists (select 1 from public.comments c where c.id = comment_id offset 0)
+     and exists (select 1 from public.profiles u where u.id = user_id offset 0)
+);
+
 -- reports ----------------------------------------------------------------------------------------------
 grant select, insert (target_type, target_user_id, target_post_id, target_comment_id, reason), delete
   on public.reports to authenticated;

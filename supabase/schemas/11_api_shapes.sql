@@ -62,6 +62,8 @@ select p.id, p.author_id, p.day, p.created_at,
     'banned', p.banned_at is not null,
     'created_at', p.created_at,
     'edited_at', p.edited_at,
+    'mentions', coalesce((select jsonb_agg(a.card order by a.card ->> 'username')
+      from public.post_mentions m join private.cards a on a.id = m.user_id where m.post_id = p.id), '[]'::jsonb),
     'viewer', case when (select private.uid()) is not null then jsonb_build_object(
       'liked', exists (select 1 from public.post_likes l where l.post_id = p.id and l.user_id = (select private.uid()) offset 0),
       'is_author', p.author_id = (select private.uid()))
@@ -69,7 +71,8 @@ select p.id, p.author_id, p.day, p.created_at,
   ) as item
 from public.posts p;
 grant select on private.post_items to anon, authenticated, service_role;
-comment on view private.post_items is 'Each visible post as JSON, with its author''s card and the caller''s flags.';
+comment on view private.post_items is
+  'Each visible post as JSON, with its author''s card, the cards of the visible accounts it mentions and the caller''s flags.';
 
 -- can_delete is the rule of who may delete a comment (its author, the post's author, an admin), read also by
 -- private.may_delete_comment for the delete policy.
@@ -83,6 +86,8 @@ select c.id, c.post_id, c.parent_id, c.created_at, d.can_delete,
     'body', c.body,
     'likes_count', c.likes_count,
     'replies_count', c.replies_count,
+    'mentions', coalesce((select jsonb_agg(a.card order by a.card ->> 'username')
+      from public.comment_mentions m join private.cards a on a.id = m.user_id where m.comment_id = c.id), '[]'::jsonb),
     'created_at', c.created_at,
     'viewer', case when (select private.uid()) is not null then jsonb_build_object(
       'liked', exists (select 1 from public.comment_likes l
@@ -98,7 +103,7 @@ cross join lateral (
 ) d;
 grant select on private.comment_items to anon, authenticated, service_role;
 comment on view private.comment_items is
-  'Each visible comment as JSON, with its author''s card and the caller''s flags; can_delete: whether the caller may delete it.';
+  'Each visible comment as JSON, with its author''s card, the cards of the visible accounts it mentions and the caller''s flags; can_delete: whether the caller may delete it.';
 
 create function private.card(p_id uuid)
 returns jsonb

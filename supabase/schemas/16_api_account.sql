@@ -24,12 +24,13 @@ declare
   v_me uuid := private.require_uid();
 begin
   return private.profile_item(v_me)
-    || jsonb_build_object('email', private.my_email());
+    || jsonb_build_object('email', private.my_email(), 'unread_notifications', private.unread_notifications());
 end;
 $$;
 revoke execute on function public.me() from public;
 grant execute on function public.me() to authenticated, service_role;
-comment on function public.me() is 'The caller''s own profile, with their e-mail (shown to nobody else).';
+comment on function public.me() is
+  'The caller''s own profile, with their e-mail (shown to nobody else) and how many notifications they have unread.';
 
 -- p_changes holds the fields to change: username, display_name, bio, time_zone, is_private, avatar_url.
 create function public.update_profile(p_changes jsonb)

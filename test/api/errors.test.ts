@@ -75,20 +75,21 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(200);
     const documented = Object.entries(response.body.paths).flatMap(([path, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
-    // Every operation of the README's endpoint table: the service's 53, plus health, this document and reporting a comment.
+    // Every operation of the README's endpoint table: the service's 53, plus health, this document, reporting a comment,
+    // and the feed, search and notifications (issue 12).
     expect(documented.sort()).toEqual([
       'DELETE /api/admin/post/{postId}', 'DELETE /api/admin/report/{reportId}', 'DELETE /api/admin/user/{username}',
       'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',
       'GET /api/admin/banHistory/{elementId}', 'GET /api/admin/banHistoryByAdmin/{username}', 'GET /api/admin/bans',
       'GET /api/admin/reports', 'GET /api/auth/google', 'GET /api/auth/user', 'GET /api/blocks', 'GET /api/close_friends',
-      'GET /api/date', 'GET /api/follow_requests', 'GET /api/health', 'GET /api/openapi.json', 'GET /api/post/comment/{commentId}',
+      'GET /api/date', 'GET /api/feed', 'GET /api/follow_requests', 'GET /api/health', 'GET /api/notifications', 'GET /api/openapi.json', 'GET /api/post/comment/{commentId}',
       'GET /api/post/comment/{commentId}/likes', 'GET /api/post/comment/{commentId}/replies', 'GET /api/post/{postId}',
-      'GET /api/post/{postId}/comments', 'GET /api/post/{postId}/likes', 'GET /api/{username}', 'GET /api/{username}/calendar',
+      'GET /api/post/{postId}/comments', 'GET /api/post/{postId}/likes', 'GET /api/search', 'GET /api/{username}', 'GET /api/{username}/calendar',
       'GET /api/{username}/followers', 'GET /api/{username}/following', 'GET /api/{username}/posts',
       'POST /api/admin/post/{postId}/ban', 'POST /api/admin/user/{username}/ban', 'POST /api/auth/confirm_email',
       'POST /api/auth/forget_password', 'POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/refresh',
       'POST /api/auth/register', 'POST /api/auth/requestdeletecode', 'POST /api/auth/resend_code', 'POST /api/auth/reset_password',
-      'POST /api/close_friends/{username}', 'POST /api/post/comment/{commentId}/like', 'POST /api/post/comment/{commentId}/reply',
+      'POST /api/close_friends/{username}', 'POST /api/notifications/read', 'POST /api/post/comment/{commentId}/like', 'POST /api/post/comment/{commentId}/reply',
       'POST /api/post/comment/{commentId}/report', 'POST /api/post/create', 'POST /api/post/{postId}/comment', 'POST /api/post/{postId}/like', 'POST /api/post/{postId}/report',
       'POST /api/{username}/block', 'POST /api/{username}/follow', 'POST /api/{username}/report', 'POST /api/{username}/respond_follow',
       'PUT /api/post/{postId}', 'PUT /api/resetprofilepicture', 'PUT /api/user',

@@ -33,6 +33,7 @@ async function seed(): Promise<Fixture> {
   await Promise.all([seedPosts(author.id), seedPosts(shy.id)]);
   // As autovacuum would have by now: the planner needs statistics to pick index-ordered pages.
   await asRoot`analyze`;
+  await rpc(reader, 'follow', { p_username: author.username });
   await rpc(reader, 'follow', { p_username: shy.username });
   await rpc(shy, 'respond_follow_request', { p_username: reader.username, p_accept: true });
   const likers = await Promise.all(Array.from({ length: 20 }, () => createAccount('liker')));
@@ -76,6 +77,22 @@ describe.skipIf(!f)(`facade latency, authors with ${postsPerAuthor} posts`, () =
 
   bench('POST /post/:id/like (toggle)', async () => {
     await api('POST', `/post/${postId}/like`, { token: reader.accessToken });
+  }, options);
+
+  bench('GET /feed (two followed authors)', async () => {
+    await api('GET', '/feed', { token: reader.accessToken });
+  }, options);
+
+  bench(`GET /search?type=posts, a word in all ${2 * postsPerAuthor} posts`, async () => {
+    await api('GET', '/search?type=posts&q=day', { token: reader.accessToken });
+  }, options);
+
+  bench('GET /search?type=users', async () => {
+    await api('GET', `/search?type=users&q=${author.username.slice(0, 6)}`, { token: reader.accessToken });
+  }, options);
+
+  bench('GET /notifications (20 likes)', async () => {
+    await api('GET', '/notifications', { token: author.accessToken });
   }, options);
 
   bench('GET /:username/calendar (365 days)', async () => {

@@ -36,6 +36,10 @@ const pairs: { fn: string; route: string; under?: string }[] = [
   { fn: 'report_post', route: 'POST /post/{postId}/report' },
   { fn: 'user_posts', route: 'GET /{username}/posts' },
   { fn: 'posts_by_day', route: 'GET /date' },
+  { fn: 'feed', route: 'GET /feed' },
+  { fn: 'search', route: 'GET /search' },
+  { fn: 'notifications', route: 'GET /notifications' },
+  { fn: 'read_notifications', route: 'POST /notifications/read' },
   { fn: 'calendar', route: 'GET /{username}/calendar' },
   { fn: 'delete_post', route: 'DELETE /post/{postId}' },
   { fn: 'comment_post', route: 'POST /post/{postId}/comment' },
@@ -91,26 +95,30 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     await call(author, 'blocks', {});
     await call(fan, 'report_user', { p_username: author.username, p_reason: 'rude' });
 
-    const post = await call(author, 'create_post', { p_body: 'A day', p_media: [`${author.id}/day.jpg`], p_emotion: 70 });
+    const post = await call(author, 'create_post', { p_body: `A day with @${fan.username}`, p_media: [`${author.id}/day.jpg`], p_emotion: 70 });
     await call(fan, 'get_post', { p_post_id: post.id });
-    await call(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'A good day' } });
+    await call(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `A good day with @${fan.username}` } });
     await call(fan, 'like_post', { p_post_id: post.id });
     await call(moderator, 'post_likes', { p_post_id: post.id });
     await call(fan, 'report_post', { p_post_id: post.id, p_reason: 'spam' });
     await call(fan, 'user_posts', { p_username: author.username });
     await call(fan, 'posts_by_day', { p_day: post.day, p_username: author.username });
+    await call(fan, 'feed', {});
+    await call(fan, 'search', { p_q: 'good day', p_type: 'posts' });
     await call(fan, 'calendar', { p_username: author.username });
 
-    const comment = await call(fan, 'comment_post', { p_post_id: post.id, p_body: 'Nice' });
-    const reply = await call(author, 'reply_comment', { p_comment_id: comment.id, p_body: 'Thanks' });
+    const comment = await call(fan, 'comment_post', { p_post_id: post.id, p_body: `Nice, @${author.username}` });
+    const reply = await call(author, 'reply_comment', { p_comment_id: comment.id, p_body: `Thanks, @${fan.username}` });
     await call(moderator, 'get_comment', { p_comment_id: comment.id });
     await call(moderator, 'post_comments', { p_post_id: post.id });
     await call(moderator, 'comment_replies', { p_comment_id: comment.id });
     await call(author, 'like_comment', { p_comment_id: comment.id });
     await call(moderator, 'comment_likes', { p_comment_id: comment.id });
     const report = await call(author, 'report_comment', { p_comment_id: comment.id, p_reason: 'off topic' });
+    await call(author, 'notifications', {});
+    await call(author, 'read_notifications', {});
 
-    const banned = await rpc(offender, 'create_post', { p_body: 'Spam' });
+    const banned = await rpc(offender, 'create_post', { p_body: `Spam for @${author.username}` });
     await call(moderator, 'admin_reports', {});
     await call(moderator, 'admin_dismiss_report', { p_report_id: report.id });
     await call(moderator, 'admin_ban_user', { p_username: offender.username, p_reason: 'spam', p_ban: true });

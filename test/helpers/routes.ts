@@ -5,11 +5,14 @@ import { account } from '../../functions/api/routes/account.ts';
 import { admin } from '../../functions/api/routes/admin.ts';
 import { auth } from '../../functions/api/routes/auth.ts';
 import { comments } from '../../functions/api/routes/comments.ts';
+import { feed } from '../../functions/api/routes/feed.ts';
 import { health } from '../../functions/api/routes/health.ts';
+import { notifications } from '../../functions/api/routes/notifications.ts';
 import { posts } from '../../functions/api/routes/posts.ts';
+import { search } from '../../functions/api/routes/search.ts';
 import { users } from '../../functions/api/routes/users.ts';
 
-const routers = [account, admin, auth, comments, health, posts, users];
+const routers = [account, admin, auth, comments, feed, health, notifications, posts, search, users];
 
 export const routes: RouteConfig[] = routers.flatMap((router) =>
   router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : [])));

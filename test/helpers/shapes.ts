@@ -36,14 +36,18 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * The paths present on one side only: keys of `value` the schema does not declare, and keys the schema requires
  * that `value` lacks (optional ones may be absent). An empty array of objects is reported too: nothing in it
- * was checked.
+ * was checked (within a list, only when it is empty in every item).
  */
 export function keyDiff(schema: z.ZodType, value: unknown, path = '$'): string[] {
   const inner = def(unwrap(schema));
   if (inner.type === 'array' && Array.isArray(value) && inner.element) {
     const element = inner.element;
     if (value.length === 0) return def(unwrap(element)).type === 'object' ? [`${path}[]: empty, nothing checked`] : [];
-    return [...new Set(value.flatMap((item) => keyDiff(element, item, `${path}[]`)))];
+    const diffs = value.map((item) => keyDiff(element, item, `${path}[]`));
+    // A nested list empty in one item (a post without mentions) is checked in another: it is reported only when
+    // it is empty in every item.
+    const unchecked = (diff: string) => diff.endsWith(': empty, nothing checked');
+    return [...new Set(diffs.flat().filter((diff) => !unchecked(diff) || diffs.every((other) => other.includes(diff))))];
   }
   // A union (e.g. a banned user or a banned post): the value is checked against the option it fits best.
   if (inner.type === 'union' && inner.options) {

@@ -625,6 +625,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=) */
+        get: operations["getFeed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your notifications, newest first (unread only with ?unread=true) */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark your notifications read: all, or up to and including {"until": id} */
+        post: operations["readNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search users (by username or display name: prefix, then likeness) or posts (every word), best first */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -957,6 +1025,8 @@ export interface components {
             created_at: string;
             /** @description Only in the caller's own profile */
             email?: string;
+            /** @description Only in the caller's own profile */
+            unread_notifications?: number;
             viewer: {
                 following: boolean;
                 requested: boolean;
@@ -995,6 +1065,8 @@ export interface components {
             banned: boolean;
             created_at: string;
             edited_at: string | null;
+            /** @description The accounts the text mentions (@username) that you may see */
+            mentions: components["schemas"]["Author"][];
             viewer: {
                 liked: boolean;
                 is_author: boolean;
@@ -1037,6 +1109,8 @@ export interface components {
             body: string;
             likes_count: number;
             replies_count: number;
+            /** @description The accounts the text mentions (@username) that you may see */
+            mentions: components["schemas"]["Author"][];
             created_at: string;
             viewer: {
                 liked: boolean;
@@ -1109,6 +1183,35 @@ export interface components {
         DeletedUser: components["schemas"]["Deleted"] & {
             username: string;
         };
+        PostPage: {
+            items: components["schemas"]["Post"][];
+            next_cursor: string | null;
+        };
+        NotificationPage: {
+            items: components["schemas"]["Notification"][];
+            next_cursor: string | null;
+        };
+        Notification: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "follow" | "follow_request" | "follow_accepted" | "post_like" | "comment_like" | "comment" | "reply" | "mention";
+            actor: components["schemas"]["Author"];
+            /** Format: uuid */
+            post_id: string | null;
+            /** Format: uuid */
+            comment_id: string | null;
+            created_at: string;
+            read_at: string | null;
+        };
+        NotificationsRead: {
+            marked: number;
+            unread_notifications: number;
+        };
+        ProfileSearchPage: {
+            items: components["schemas"]["Profile"][];
+            next_cursor: string | null;
+        };
         ProfilePage: {
             items: components["schemas"]["ListedProfile"][];
             next_cursor: string | null;
@@ -1120,10 +1223,6 @@ export interface components {
             items: (components["schemas"]["Author"] & {
                 since: string;
             })[];
-            next_cursor: string | null;
-        };
-        PostPage: {
-            items: components["schemas"]["Post"][];
             next_cursor: string | null;
         };
         FollowState: {
@@ -5025,6 +5124,291 @@ export interface operations {
             };
             /** @description The database took longer than the caller's statement timeout */
             504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFeed: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+                date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of posts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Bad date, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotifications: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+                /** @description Only unread ones */
+                unread?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            /** @description Bad cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description How many were marked, how many stay unread */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsRead"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such notification of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body did not arrive within 10 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+                /** @description The text, 2 to 100 characters, searched literally */
+                q: string;
+                type: "users" | "posts";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of profiles (type=users) or posts (type=posts) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSearchPage"] | components["schemas"]["PostPage"];
+                };
+            };
+            /** @description Text too short or too long, bad type, cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A malformed, invalid or expired access token, or an ended session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database or Supabase Auth cannot be reached */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -46,6 +46,7 @@ export const ProfileSchema = z
     banned: z.boolean(),
     created_at: z.string(),
     email: z.string().optional().openapi({ description: 'Only in the caller\'s own profile' }),
+    unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile' }),
     viewer: z
       .object({ following: z.boolean(), requested: z.boolean(), follows_you: z.boolean(), close_friend: z.boolean() })
       .nullable(),
@@ -70,6 +71,8 @@ export const AuthorSchema = z
   .object({ id: z.uuid(), username: z.string(), display_name: z.string(), avatar_url: z.string().nullable() })
   .openapi('Author');
 
+const Mentions = z.array(AuthorSchema).openapi({ description: 'The accounts the text mentions (@username) that you may see' });
+
 export const PostSchema = z
   .object({
     id: z.uuid(),
@@ -84,6 +87,7 @@ export const PostSchema = z
     banned: z.boolean(),
     created_at: z.string(),
     edited_at: z.string().nullable(),
+    mentions: Mentions,
     viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
   })
   .openapi('Post');
@@ -97,6 +101,7 @@ export const CommentSchema = z
     body: z.string(),
     likes_count: z.number().int(),
     replies_count: z.number().int(),
+    mentions: Mentions,
     created_at: z.string(),
     viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
   })
@@ -106,6 +111,8 @@ export const CommentSchema = z
 export function pageOf<T extends z.ZodType>(item: T, name: string) {
   return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).openapi(name);
 }
+
+export const PostPage = pageOf(PostSchema, 'PostPage');
 
 export const PageQuery = z.object({
   cursor: z.string().max(200).optional(),

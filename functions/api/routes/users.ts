@@ -6,7 +6,7 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import {
-  AuthorSchema, body, IsoDate, json, PageQuery, pageOf, PostSchema, ProfileSchema, Reason, ReportSchema, Username,
+  AuthorSchema, body, IsoDate, json, PageQuery, pageOf, PostPage, ProfileSchema, Reason, ReportSchema, Username,
   UsernameParam,
 } from './schemas.ts';
 
@@ -14,7 +14,6 @@ const tags = ['users'];
 const security = [{ bearerAuth: [] }];
 const ListedProfile = ProfileSchema.extend({ since: z.string() }).openapi('ListedProfile');
 const ProfilePage = pageOf(ListedProfile, 'ProfilePage');
-const PostPage = pageOf(PostSchema, 'PostPage');
 const FollowState = z
   .object({ state: z.enum(['following', 'requested', 'none']), user: ProfileSchema })
   .openapi('FollowState');

@@ -1,0 +1,51 @@
+// Notifications: what others did that concerns you (written by the database), and marking them read.
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireUser } from '../lib/caller.ts';
+import { errorResponses } from '../lib/errors.ts';
+import { createRouter } from '../lib/router.ts';
+import { rpc } from '../lib/rpc.ts';
+import { AuthorSchema, json, PageQuery, pageOf } from './schemas.ts';
+
+const tags = ['notifications'];
+const security = [{ bearerAuth: [] }];
+
+const NotificationSchema = z
+  .object({
+    id: z.uuid(),
+    kind: z.enum(['follow', 'follow_request', 'follow_accepted', 'post_like', 'comment_like', 'comment', 'reply', 'mention']),
+    actor: AuthorSchema,
+    post_id: z.uuid().nullable(),
+    comment_id: z.uuid().nullable(),
+    created_at: z.string(),
+    read_at: z.string().nullable(),
+  })
+  .openapi('Notification');
+
+export const notifications = createRouter()
+  .openapi(createRoute({
+    method: 'get', path: '/notifications', operationId: 'listNotifications', tags, security,
+    summary: 'Your notifications, newest first (unread only with ?unread=true)',
+    middleware: [requireUser] as const,
+    request: { query: PageQuery.extend({ unread: z.enum(['true', 'false']).optional().openapi({ description: 'Only unread ones' }) }) },
+    responses: {
+      200: json(pageOf(NotificationSchema, 'NotificationPage'), 'A page of notifications'),
+      ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
+    },
+  }), async (c) => {
+    const { unread, cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'notifications', { p_unread: unread === 'true', p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/notifications/read', operationId: 'readNotifications', tags, security,
+    summary: 'Mark your notifications read: all, or up to and including {"until": id}',
+    middleware: [requireUser] as const,
+    request: {
+      body: { required: false, content: { 'application/json': { schema: z.object({ until: z.uuid().optional() }).strict() } } },
+    },
+    responses: {
+      200: json(z.object({ marked: z.number().int(), unread_notifications: z.number().int() }).openapi('NotificationsRead'), 'How many were marked, how many stay unread'),
+      ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'No such notification of yours' }),
+    },
+  }), async (c) => {
+    return c.json(await rpc(c.var.deps, c.var.caller, 'read_notifications', { p_until: c.req.valid('json').until }), 200);
+  });

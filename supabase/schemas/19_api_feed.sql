@@ -1,0 +1,48 @@
+-- API: the home feed, the posts of the accounts the caller follows and the caller's own, newest first.
+-- Which of them the caller may see is the posts policy's answer, as everywhere.
+--
+-- The plan. The authors are known before the query (the caller's follows, computed once), and
+-- `author_id = any (<array>)` is leakproof, so it is checked before the policy and can drive an index:
+--   * few posts among those authors (a new account, or one following quiet accounts): posts_author_idx
+--     (posts_author_day_idx for one day) fetches all of them below the cursor, and a sort keeps the page;
+--   * many (following hundreds of active accounts): posts_created_idx is walked newest first, each entry
+--     tested against the array, and the walk stops at the page's end.
+-- Which is cheaper depends on how many posts the followed accounts wrote, which the planner estimates only
+-- from the array's actual value: hence plan_cache_mode = force_custom_plan (a generic plan, built for an
+-- unknown array, would fix one choice for the session). With a day, the created_at window around it (the
+-- day in any time zone, UTC-12 to UTC+14) lets the walk start at that day instead of today.
+create function public.feed(p_day date default null, p_cursor text default null, p_limit integer default null)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_me uuid := private.require_uid();
+  v_limit integer := private.page_limit(p_limit);
+  v_after record := private.decode_cursor(p_cursor);
+  v_authors uuid[] := array(select private.accounts_i_follow()) || v_me;
+  v_rows jsonb;
+begin
+  select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+         order by x.created_at desc, x.id desc), '[]'::jsonb)
+  into v_rows
+  from (
+    select i.created_at, i.id, i.item from private.post_items i
+    where i.author_id = any (v_authors)
+      and (i.created_at, i.id) < (v_after.at, v_after.id)
+      and (p_day is null
+        or i.day = p_day
+           and i.created_at >= p_day::timestamp at time zone 'UTC' - interval '14 hours'
+           and i.created_at < (p_day + 1)::timestamp at time zone 'UTC' + interval '12 hours')
+    order by i.created_at desc, i.id desc
+    limit v_limit + 1
+  ) x;
+  return private.to_page(v_rows, v_limit);
+end;
+$$;
+revoke execute on function public.feed(date, text, integer) from public;
+grant execute on function public.feed(date, text, integer) to authenticated, service_role;
+comment on function public.feed(date, text, integer) is
+  'The caller''s home feed: posts they may see by the accounts they follow and their own, newest first (of one day when p_day is given).';

@@ -1,0 +1,217 @@
+-- API: search accounts (by username and display name: prefix, then likeness) and posts (full text), ranked,
+-- by pages, showing only what the caller may see.
+--
+-- The text searched for is data, never a pattern: for accounts it is escaped before LIKE and compared by
+-- trigrams, for posts it becomes a query of its words (plainto_tsquery), so %, _, regex characters, quotes and
+-- tsquery operators are plain characters.
+--
+-- Why the matching runs past RLS: LIKE, trigram likeness and text search are not leakproof, so under row-level
+-- security they could only filter rows the policy has already checked, one by one (the whole table); their
+-- GIN indexes would go unused. So a security definer function finds the matching ids and their ranks with the
+-- index, and the API function reads them back through the item views, where the policies of profiles and
+-- posts decide what the caller sees (as private.posts_using_media does for media). The ranks of rows the
+-- caller may not see never leave the query.
+--
+-- Pages: keyset on (rank desc, id desc), the cursor naming the last row's (rank, id). The matches are ranked
+-- and sorted on every page (a text search has no index in rank order); then the page reads them in that order
+-- through the item view and stops at its limit (`offset 0` keeps the sort before the join, so only the rows
+-- read are checked against the policies). The cost grows with the number of matches, not with the table.
+
+-- The text to search for, trimmed: 2 to 100 characters.
+create function private.search_text(p_q text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_q text := btrim(coalesce(p_q, ''));
+begin
+  if char_length(v_q) < 2 then
+    perform private.fail(400, 'search_too_short', 'Search for at least 2 characters');
+  end if;
+  if char_length(v_q) > 100 then
+    perform private.fail(400, 'search_too_long', 'Search for at most 100 characters');
+  end if;
+  return v_q;
+end;
+$$;
+revoke execute on function private.search_text(text) from public;
+grant execute on function private.search_text(text) to anon, authenticated, service_role;
+comment on function private.search_text(text) is 'The search text trimmed; 400 unless 2 to 100 characters.';
+
+-- A search page's cursor: the (rank, id) of its last row. Ranks are real numbers, written exactly as text.
+create function private.encode_rank_cursor(p_rank real, p_id uuid)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select translate(encode(convert_to(p_rank::text || '/' || p_id::text, 'UTF8'), 'base64'), E'+/=\n', '-_')
+$$;
+revoke execute on function private.encode_rank_cursor(real, uuid) from public;
+grant execute on function private.encode_rank_cursor(real, uuid) to anon, authenticated, service_role;
+comment on function private.encode_rank_cursor(real, uuid) is 'The opaque cursor of a search page naming the row (p_rank, p_id).';
+
+create function private.decode_rank_cursor(p_cursor text, out rank real, out id uuid)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_padded text;
+  v_text text;
+begin
+  if p_cursor is null then
+    -- Before the first row: every (rank, id) compares below it.
+    rank := 'Infinity';
+    id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+    return;
+  end if;
+  begin
+    v_padded := translate(p_cursor, '-_', '+/');
+    v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
+    v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
+    rank := split_part(v_text, '/', 1)::real;
+    id := split_part(v_text, '/', 2)::uuid;
+  exception when others then
+    perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
+  end;
+end;
+$$;
+revoke execute on function private.decode_rank_cursor(text) from public;
+grant execute on function private.decode_rank_cursor(text) to anon, authenticated, service_role;
+comment on function private.decode_rank_cursor(text) is
+  'The (rank, id) a search cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
+
+-- One page from up to limit + 1 entries {rank, id, item} in rank order (private.to_page, for ranks).
+create function private.to_ranked_page(p_rows jsonb, p_limit integer)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'items', coalesce(
+      (select jsonb_agg(r.value -> 'item' order by r.ordinality)
+       from jsonb_array_elements(p_rows) with ordinality r
+       where r.ordinality <= p_limit),
+      '[]'::jsonb),
+    'next_cursor', case when jsonb_array_length(p_rows) > p_limit then private.encode_rank_cursor(
+      (p_rows -> (p_limit - 1) ->> 'rank')::real, (p_rows -> (p_limit - 1) ->> 'id')::uuid) end
+  )
+$$;
+revoke execute on function private.to_ranked_page(jsonb, integer) from public;
+grant execute on function private.to_ranked_page(jsonb, integer) to anon, authenticated, service_role;
+comment on function private.to_ranked_page(jsonb, integer) is 'A search page {items, next_cursor} from up to limit + 1 entries {rank, id, item}.';
+
+-- Accounts whose username or display name starts with the text (rank 2 and 1 above the rest), or holds a
+-- word like it (pg_trgm word similarity, at least pg_trgm.word_similarity_threshold), ranked by that likeness.
+-- Every account, visible or not: the caller's query keeps the visible ones.
+create function private.account_matches(p_q text)
+returns table (id uuid, rank real)
+language plpgsql
+stable
+security definer
+rows 200
+set search_path = ''
+as $$
+declare
+  v_prefix text := replace(replace(replace(lower(p_q), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+begin
+  return query
+    select p.id,
+      (case when p.username like v_prefix then 2 when p.display_name ilike v_prefix then 1 else 0 end
+        + greatest(extensions.word_similarity(p_q, p.username), extensions.word_similarity(p_q, p.display_name)))::real
+    from public.profiles p
+    where p.username like v_prefix
+       or p.display_name ilike v_prefix
+       or p_q operator(extensions.<%) p.username
+       or p_q operator(extensions.<%) p.display_name;
+end;
+$$;
+revoke execute on function private.account_matches(text) from public;
+grant execute on function private.account_matches(text) to anon, authenticated, service_role;
+comment on function private.account_matches(text) is
+  'Ids and ranks of the accounts whose names start with or resemble the text, visible or not (read them through RLS).';
+
+-- Posts whose body holds every word of the text, ranked by ts_rank: the 1,000 newest such posts, so that a
+-- common word costs what a rare one does. The planner picks per call (custom plans: it must see the words)
+-- between the GIN index (rare words: fetch the matches, keep the newest) and walking posts_created_idx
+-- (common words: the newest thousand come early). Every post, visible or not.
+create function private.post_matches(p_q text)
+returns table (id uuid, rank real)
+language plpgsql
+stable
+security definer
+rows 200
+set search_path = ''
+set plan_cache_mode = force_custom_plan
+as $$
+declare
+  v_query tsquery := plainto_tsquery('simple', p_q);
+begin
+  return query
+    select x.id, ts_rank(x.body_search, v_query)
+    from (
+      select p.id, p.body_search from public.posts p
+      where p.body_search @@ v_query
+      order by p.created_at desc, p.id desc
+      limit 1000
+    ) x;
+end;
+$$;
+revoke execute on function private.post_matches(text) from public;
+grant execute on function private.post_matches(text) to anon, authenticated, service_role;
+comment on function private.post_matches(text) is
+  'Ids and ranks of the 1,000 newest posts whose body holds every word of the text, visible or not (read them through RLS).';
+
+-- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them.
+create function public.search(p_q text, p_type text, p_cursor text default null, p_limit integer default null)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_q text := private.search_text(p_q);
+  v_limit integer := private.page_limit(p_limit);
+  v_after record := private.decode_rank_cursor(p_cursor);
+  v_rows jsonb;
+begin
+  if p_type = 'users' then
+    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
+           order by x.rank desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select m.rank, m.id, i.item
+      from (select m.rank, m.id from private.account_matches(v_q) m
+            where (m.rank, m.id) < (v_after.rank, v_after.id)
+            order by m.rank desc, m.id desc offset 0) m
+      join private.profile_items i on i.id = m.id
+      order by m.rank desc, m.id desc
+      limit v_limit + 1
+    ) x;
+  elsif p_type = 'posts' then
+    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
+           order by x.rank desc, x.id desc), '[]'::jsonb)
+    into v_rows
+    from (
+      select m.rank, m.id, i.item
+      from (select m.rank, m.id from private.post_matches(v_q) m
+            where (m.rank, m.id) < (v_after.rank, v_after.id)
+            order by m.rank desc, m.id desc offset 0) m
+      join private.post_items i on i.id = m.id
+      order by m.rank desc, m.id desc
+      limit v_limit + 1
+    ) x;
+  else
+    perform private.fail(400, 'invalid_search_type', 'Search for users or posts');
+  end if;
+  return private.to_ranked_page(v_rows, v_limit);
+end;
+$$;
+revoke execute on function public.search(text, text, text, integer) from public;
+grant execute on function public.search(text, text, text, integer) to anon, authenticated, service_role;
+comment on function public.search(text, text, text, integer) is
+  'Search users (p_type users: by username and display name) or posts (p_type posts: every word of the text, among the 1,000 newest such), best first; only what the caller may see.';

@@ -1,0 +1,87 @@
+// The home feed (public.feed): the posts of the accounts the caller follows and their own, each one only if
+// the posts policy lets the caller see it, newest first, by pages.
+import { describe, expect, it } from 'vitest';
+import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
+import { anon, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+const feedBodies = async (reader: Account, args: Record<string, unknown> = {}) =>
+  (await rpc(reader, 'feed', args)).items.map((post: { body: string }) => post.body);
+
+describe.skipIf(!authIsRunning)('the home feed', () => {
+  it('holds the posts of followed accounts and one\'s own, newest first, and nobody else\'s', async () => {
+    const reader = await createAccount('reader');
+    const friend = await createAccount('friend');
+    const stranger = await createAccount('stranger');
+    await rpc(reader, 'follow', { p_username: friend.username });
+    await rpc(friend, 'create_post', { p_body: 'friend 1' });
+    await rpc(stranger, 'create_post', { p_body: 'stranger 1' });
+    await rpc(reader, 'create_post', { p_body: 'mine 1' });
+    await rpc(friend, 'create_post', { p_body: 'friend 2' });
+    expect(await feedBodies(reader)).toEqual(['friend 2', 'mine 1', 'friend 1']);
+    expect(await feedBodies(stranger)).toEqual(['stranger 1']);
+    expect((await rpc(reader, 'feed')).items[0]).toMatchObject({ author: { username: friend.username }, viewer: { liked: false, is_author: false } });
+  });
+
+  it('shows a private account\'s posts only once its follow request is accepted', async () => {
+    const reader = await createAccount('reader');
+    const shy = await createAccount('shy', { isPrivate: true });
+    await rpc(shy, 'create_post', { p_body: 'for followers' });
+    await rpc(reader, 'follow', { p_username: shy.username });
+    expect(await feedBodies(reader)).toEqual([]);
+    await rpc(shy, 'respond_follow_request', { p_username: reader.username, p_accept: true });
+    expect(await feedBodies(reader)).toEqual(['for followers']);
+  });
+
+  it('shows close-friends posts to the author\'s close friends only, and private posts to nobody else', async () => {
+    const author = await createAccount('author');
+    const close = await createAccount('close');
+    const follower = await createAccount('follower');
+    for (const reader of [close, follower]) await rpc(reader, 'follow', { p_username: author.username });
+    await rpc(author, 'set_close_friend', { p_username: close.username, p_close: true });
+    await rpc(author, 'create_post', { p_body: 'for everyone' });
+    await rpc(author, 'create_post', { p_body: 'for close friends', p_privacy: 'close_friends' });
+    await rpc(author, 'create_post', { p_body: 'for me', p_privacy: 'private' });
+    expect(await feedBodies(close)).toEqual(['for close friends', 'for everyone']);
+    expect(await feedBodies(follower)).toEqual(['for everyone']);
+    expect(await feedBodies(author)).toEqual(['for me', 'for close friends', 'for everyone']);
+  });
+
+  it('loses the posts across a block, whoever blocks, and those of a banned author at once', async () => {
+    const reader = await createAccount('reader');
+    const blocker = await createAccount('blocker');
+    const blocked = await createAccount('blocked');
+    const offender = await createAccount('offender');
+    for (const author of [blocker, blocked, offender]) {
+      await rpc(reader, 'follow', { p_username: author.username });
+      await rpc(author, 'create_post', { p_body: `by ${author.name}` });
+    }
+    expect(await feedBodies(reader)).toEqual(['by offender', 'by blocked', 'by blocker']);
+    await rpc(blocker, 'block', { p_username: reader.username });
+    await rpc(reader, 'block', { p_username: blocked.username });
+    await banDirectly(offender);
+    expect(await feedBodies(reader)).toEqual([]);
+  });
+
+  it('pages by cursor without gaps or repeats, and filters by day', async () => {
+    const reader = await createAccount('reader');
+    for (let i = 1; i <= 5; i++) await rpc(reader, 'create_post', { p_body: `post ${i}` });
+    const first = await rpc(reader, 'feed', { p_limit: 2 });
+    const second = await rpc(reader, 'feed', { p_limit: 2, p_cursor: first.next_cursor });
+    const third = await rpc(reader, 'feed', { p_limit: 2, p_cursor: second.next_cursor });
+    expect([first, second, third].flatMap((page) => page.items.map((post: { body: string }) => post.body)))
+      .toEqual(['post 5', 'post 4', 'post 3', 'post 2', 'post 1']);
+    expect(third.next_cursor).toBeNull();
+
+    const [{ today }] = await asRoot`select (now() at time zone 'UTC')::date::text as today`;
+    expect(await feedBodies(reader, { p_day: today })).toHaveLength(5);
+    expect(await feedBodies(reader, { p_day: '2001-01-01' })).toEqual([]);
+  });
+
+  it('needs a caller, a valid cursor and limit', async () => {
+    const reader = await createAccount('reader');
+    expect(await errorOf(rpc(anon, 'feed'))).toMatchObject({ code: '42501' });
+    expect(await errorOf(rpc(reader, 'feed', { p_cursor: 'nonsense' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
+    expect(await errorOf(rpc(reader, 'feed', { p_limit: 101 }))).toMatchObject({ code: 'PT400', hint: 'invalid_limit' });
+  });
+});

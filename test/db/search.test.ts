@@ -1,0 +1,118 @@
+// Search (public.search): accounts by name and posts by words, ranked, by pages, only what the caller may see,
+// with the text searched literally.
+import { describe, expect, it } from 'vitest';
+import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
+import { anon, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import type { Actor } from '../helpers/db.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+/** A word no other test writes, so each test sees only its own data. */
+const uniqueWord = () => `w${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+
+const postBodies = async (reader: Actor, q: string) =>
+  (await rpc(reader, 'search', { p_q: q, p_type: 'posts' })).items.map((post: { body: string }) => post.body);
+const usernames = async (reader: Actor, q: string) =>
+  (await rpc(reader, 'search', { p_q: q, p_type: 'users' })).items.map((user: { username: string }) => user.username);
+
+async function named(label: string, displayName: string): Promise<Account> {
+  const account = await createAccount(label);
+  await asRoot`update public.profiles set display_name = ${displayName} where id = ${account.id}`;
+  return account;
+}
+
+describe.skipIf(!authIsRunning)('search', () => {
+  it('finds accounts by username and display name, prefix before likeness', async () => {
+    const word = uniqueWord();
+    const byName = await createAccount(word);
+    const byDisplay = await named('other', `${word.toUpperCase()} Smith`);
+    const alike = await named('alike', `Mr ${word.slice(0, -1)}x`);
+    const reader = await createAccount('reader');
+    const found = await usernames(reader, word);
+    expect(found.slice(0, 2)).toEqual([byName.username, byDisplay.username]);
+    expect(found).toContain(alike.username);
+    expect((await rpc(anon, 'search', { p_q: word, p_type: 'users' })).items[0]).toMatchObject({ username: byName.username, viewer: null });
+  });
+
+  it('finds posts holding every word, whatever the case, best ranked first', async () => {
+    const [word, other] = [uniqueWord(), uniqueWord()];
+    const author = await createAccount('author');
+    await rpc(author, 'create_post', { p_body: `${word} once, then ${other}` });
+    await rpc(author, 'create_post', { p_body: `${word} ${word} ${word} ${other}, ${other}` });
+    await rpc(author, 'create_post', { p_body: `only ${word}` });
+    expect(await postBodies(author, `${word.toUpperCase()} ${other}`)).toEqual([
+      `${word} ${word} ${word} ${other}, ${other}`,
+      `${word} once, then ${other}`,
+    ]);
+  });
+
+  it('shows only what the caller may see: privacy, private accounts, blocks either way, bans', async () => {
+    const word = uniqueWord();
+    const author = await createAccount(`${word}a`);
+    const shy = await createAccount(`${word}s`, { isPrivate: true });
+    const blocker = await createAccount(`${word}b`);
+    const offender = await createAccount(`${word}o`);
+    const friend = await createAccount('friend');
+    const reader = await createAccount('reader');
+    await rpc(author, 'set_close_friend', { p_username: friend.username, p_close: true });
+    await rpc(author, 'create_post', { p_body: `${word} public` });
+    await rpc(author, 'create_post', { p_body: `${word} close`, p_privacy: 'close_friends' });
+    await rpc(author, 'create_post', { p_body: `${word} private`, p_privacy: 'private' });
+    await rpc(shy, 'create_post', { p_body: `${word} shy` });
+    await rpc(blocker, 'create_post', { p_body: `${word} blocker` });
+    await rpc(offender, 'create_post', { p_body: `${word} offender` });
+    await rpc(blocker, 'block', { p_username: reader.username });
+    await banDirectly(offender);
+
+    expect((await postBodies(reader, word)).sort()).toEqual([`${word} public`]);
+    expect((await postBodies(friend, word)).sort()).toEqual([`${word} blocker`, `${word} close`, `${word} public`]);
+    expect((await postBodies(author, word)).sort()).toEqual([`${word} blocker`, `${word} close`, `${word} private`, `${word} public`]);
+    expect((await usernames(reader, word)).sort()).toEqual([author.username, shy.username].sort());
+    // The reader blocks back: the author is gone both ways.
+    await rpc(author, 'block', { p_username: reader.username });
+    expect(await usernames(reader, word)).toEqual([shy.username]);
+  });
+
+  it('searches the text literally: %, _, regex characters, quotes and query operators are plain characters', async () => {
+    const percent = await named('percent', '%% percent');
+    const underscore = await named('underscore', '__ underscore');
+    const regex = await named('regex', '(.*) regex');
+    const quote = await named('quote', 'O\'Brien \\ back');
+    const reader = await createAccount('reader');
+    expect(await usernames(reader, '%%')).toEqual([percent.username]);
+    expect(await usernames(reader, '__')).toEqual([underscore.username]);
+    expect(await usernames(reader, '(.*)')).toEqual([regex.username]);
+    expect(await usernames(reader, 'o\'brien \\')).toEqual([quote.username]);
+
+    const word = uniqueWord();
+    await rpc(reader, 'create_post', { p_body: `${word}: 100% sure it's fine` });
+    for (const q of [`${word} & !sure`, `${word}:*`, `'${word}' | fine`, `${word} (it's)`]) {
+      expect([q, await postBodies(reader, q)]).toEqual([q, [`${word}: 100% sure it's fine`]]);
+    }
+    expect(await postBodies(reader, '%%')).toEqual([]);
+  });
+
+  it('pages by (rank, id) without gaps or repeats', async () => {
+    const word = uniqueWord();
+    const author = await createAccount('author');
+    for (let i = 1; i <= 5; i++) await rpc(author, 'create_post', { p_body: `${word} ${'again '.repeat(i)}` });
+    const all = await postBodies(author, word);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { body: string }[]; next_cursor: string | null } =
+        await rpc(author, 'search', { p_q: word, p_type: 'posts', p_limit: 2, ...(cursor ? { p_cursor: cursor } : {}) });
+      seen.push(...page.items.map((post) => post.body));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(all).toHaveLength(5);
+    expect(seen).toEqual(all);
+  });
+
+  it('refuses a text too short or too long, an unknown type and a bad cursor', async () => {
+    const reader = await createAccount('reader');
+    expect(await errorOf(rpc(reader, 'search', { p_q: ' a ', p_type: 'users' }))).toMatchObject({ code: 'PT400', hint: 'search_too_short' });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'a'.repeat(101), p_type: 'users' }))).toMatchObject({ code: 'PT400', hint: 'search_too_long' });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'comments' }))).toMatchObject({ code: 'PT400', hint: 'invalid_search_type' });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'users', p_cursor: 'x' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
+  });
+});
