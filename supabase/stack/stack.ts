@@ -8,8 +8,9 @@ import { serveGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
-import { assertPortFree, httpOk, run, spawn, waitFor } from './processes.ts';
+import { assertPortFree, httpOk, logPath, run, spawnReady } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
+import { setRunDir, supervise } from './supervisor.ts';
 
 export interface Stack {
   urls: ReturnType<typeof urls>;
@@ -47,23 +48,24 @@ async function seed(superuserUrl: string, logDir: string): Promise<void> {
 async function startMailpit(profile: Profile, logDir: string): Promise<void> {
   const binary = await mailpitBinary(logDir);
   const database = profile.name === 'dev' ? ['--database', join(profile.dir, 'mailpit.db')] : [];
-  await spawn('mailpit', binary, {
-    args: [
-      '--smtp', `127.0.0.1:${profile.ports.smtp}`,
-      '--listen', `127.0.0.1:${profile.ports.mailApi}`,
-      '--smtp-disable-rdns', '--disable-version-check', ...database,
-    ],
-    logDir,
+  const args = [
+    '--smtp', `127.0.0.1:${profile.ports.smtp}`,
+    '--listen', `127.0.0.1:${profile.ports.mailApi}`,
+    '--smtp-disable-rdns', '--disable-version-check', ...database,
+  ];
+  await supervise({
+    name: 'mailpit',
+    logFile: logPath(logDir, 'mailpit'),
+    start: () => spawnReady('mailpit', binary, { args, logDir }, { what: 'Mailpit', check: httpOk(`${urls(profile).mailpit}/readyz`) }),
   });
-  await waitFor('Mailpit', httpOk(`${urls(profile).mailpit}/readyz`));
 }
 
 async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
   const config = readConfig();
-  // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test stack lifts them, and
+  // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test and fault stacks lift them, and
   // Auth's own interval between two e-mails to an account (tests ask for several codes within a minute; the
   // facade's interval, which the tests check, still applies).
-  if (profile.name === 'test') {
+  if (profile.name !== 'dev') {
     config.auth.rate_limit = {
       ...config.auth.rate_limit,
       email_sent: 100000,
@@ -86,8 +88,14 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
   // The base of the scratch databases `npm run db:diff` and the schema test build.
   await saveAuthTemplate(superuserUrl, (url) =>
     run('auth-migrate-template', binary, { args: ['migrate'], env: { ...env, GOTRUE_DB_DATABASE_URL: url }, logDir }), logDir);
-  await spawn('auth', binary, { args: ['serve'], env, logDir });
-  await waitFor('Supabase Auth', httpOk(`${urls(profile).authDirect}/health`));
+  await supervise({
+    name: 'auth',
+    logFile: logPath(logDir, 'auth'),
+    start: () => spawnReady('auth', binary, { args: ['serve'], env, logDir }, {
+      what: 'Supabase Auth',
+      check: httpOk(`${urls(profile).authDirect}/health`),
+    }),
+  });
   await checkAuthVersion(profile);
 }
 
@@ -113,6 +121,7 @@ async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: s
   const config = readConfig();
   const env = {
     PORT: String(profile.ports.functions),
+    NO_COLOR: '1', // plain text in its log
     SUPABASE_URL: urls(profile).api,
     SUPABASE_ANON_KEY: keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
@@ -122,19 +131,37 @@ async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: s
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
   const functionDir = join(repoRoot, 'functions', 'api');
-  await spawn('functions', Deno.execPath(), {
-    args: [
-      'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
-      '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
-    ],
-    env,
-    cwd: repoRoot,
-    logDir,
+  const args = [
+    'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
+    '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
+  ];
+  await supervise({
+    name: 'functions',
+    logFile: logPath(logDir, 'functions'),
+    start: () => spawnReady('functions', Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
+      what: 'the api function',
+      // Any answer will do (its /health is 503 while Auth is down): the function serves.
+      check: async () => {
+        const response = await fetch(`${urls(profile).functionsDirect}/api/health`);
+        await response.body?.cancel();
+        return true;
+      },
+    }),
   });
-  await waitFor('the api function', async () => {
-    const response = await fetch(`${urls(profile).functionsDirect}/api/health`);
-    await response.body?.cancel();
-    return true;
+}
+
+/** The gateway runs in this process; should its server ever close, it is opened again. */
+function startGateway(profile: Profile, keys: StackKeys): Promise<void> {
+  return supervise({
+    name: 'gateway',
+    start: () => {
+      const server = serveGateway(profile.ports.api, {
+        auth: urls(profile).authDirect,
+        functions: urls(profile).functionsDirect,
+        forwardingKey: keys.serviceRoleKey,
+      });
+      return Promise.resolve({ pid: Deno.pid, exited: server.finished.then(() => 'closed'), stop: () => server.shutdown() });
+    },
   });
 }
 
@@ -149,6 +176,7 @@ export async function up(profile: Profile): Promise<Stack> {
   assertPortFree(ports.auth, 'Supabase Auth');
   assertPortFree(ports.functions, 'api function');
   info(`logs: ${logDir}`);
+  setRunDir(join(profile.dir, 'run'));
 
   const superuserUrl = await step('Postgres 15', async () => {
     await ensurePostgresInstalled(logDir);
@@ -177,11 +205,7 @@ export async function up(profile: Profile): Promise<Stack> {
   }
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, superuserUrl, logDir);
-    serveGateway(ports.api, {
-      auth: urls(profile).authDirect,
-      functions: urls(profile).functionsDirect,
-      forwardingKey: keys.serviceRoleKey,
-    });
+    await startGateway(profile, keys);
   });
   return { urls: urls(profile), keys, superuserUrl, authUnavailable, demoAccounts: demo };
 }

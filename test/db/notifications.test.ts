@@ -179,7 +179,7 @@ describe.skipIf(!authIsRunning)('mentions', () => {
     expect((await rpc(ann, 'me')).unread_notifications).toBe(0);
   });
 
-  it('are set by the text's author alone, also through the definer helpers', async () => {
+  it("are set by the text's author alone, also through the definer helpers", async () => {
     const [author, ann, vandal] = await Promise.all(['author', 'ann', 'vandal'].map((label) => createAccount(label)));
     const post = await rpc(author, 'create_post', { p_body: `hello @${ann.username}` });
     const comment = await rpc(author, 'comment_post', { p_post_id: post.id, p_body: `and @${ann.username}` });
