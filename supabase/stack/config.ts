@@ -38,7 +38,7 @@ export interface Ports {
 }
 
 export interface Profile {
-  name: 'dev' | 'test';
+  name: 'dev' | 'test' | 'bench';
   dir: string;
   ports: Ports;
   /** A database the user runs already (superuser URL); the stack then creates no cluster of its own. */
@@ -47,12 +47,20 @@ export interface Profile {
   fresh: boolean;
 }
 
+/** How far each profile's ports sit from config.toml's. */
+function portShift(name: Profile['name']): number {
+  if (name === 'test') return Number(Deno.env.get('STACK_TEST_PORT_SHIFT') || 1000);
+  if (name === 'bench') return 2000;
+  return 0;
+}
+
 /**
- * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 so both can run at once
- * (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere, so two can run side by side).
+ * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 and the scale benchmark's by
+ * 2000, so all three can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere,
+ * so two can run side by side). The bench stack starts fresh unless told to keep its seeded database.
  */
-export function profile(name: Profile['name'], config: Toml): Profile {
-  const shift = name === 'test' ? Number(Deno.env.get('STACK_TEST_PORT_SHIFT') || 1000) : 0;
+export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean } = {}): Profile {
+  const shift = portShift(name);
   const api = config.api.port + shift;
   return {
     name,
@@ -66,7 +74,7 @@ export function profile(name: Profile['name'], config: Toml): Profile {
       functions: api + 6,
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
-    fresh: name === 'test',
+    fresh: name === 'test' || (name === 'bench' && !options.keep),
   };
 }
 

@@ -2,6 +2,7 @@
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
+//   bench:scale [--keep]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -16,6 +17,7 @@ import { assertPortFree, stopAll } from './processes.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
 import { type Stack, up } from './stack.ts';
+import { scaleBench } from './bench/scale.ts';
 
 const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
@@ -113,6 +115,19 @@ async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise
   }
 }
 
+/** The scale benchmark in its own stack, torn down at the end (the data stays for --keep). */
+async function inBenchStack(args: string[]): Promise<void> {
+  onStopSignal(async () => {
+    await stopAll();
+    Deno.exit(130);
+  });
+  try {
+    await scaleBench(args);
+  } finally {
+    await stopAll();
+  }
+}
+
 async function reset(): Promise<void> {
   const dev = profile('dev', readConfig());
   assertPortFree(dev.ports.db, 'Postgres of `npm start`: stop it before a reset');
@@ -196,12 +211,13 @@ try {
   if (command === 'start') await start();
   else if (command === 'test') Deno.exit(await inTestStack('run', rest));
   else if (command === 'bench') Deno.exit(await inTestStack('bench', rest));
+  else if (command === 'bench:scale') await inBenchStack(rest);
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, reset, types, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, reset, types, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -1,0 +1,63 @@
+// The SQL function alone, without HTTP or the facade: pgbench runs the same call in one transaction per
+// request, as `authenticator` taking the caller's role and claims as PostgREST does. With several callers,
+// pgbench client n runs as caller n modulo their number (\if on :client_id), as wrk's threads do.
+import { join } from 'node:path';
+import { type Identity, identitySql } from './identity.ts';
+import { type Load, noLoad } from './load.ts';
+import { percentile } from './stats.ts';
+
+export interface SqlLoad {
+  url: string; // as authenticator
+  /** The statement under test, e.g. `select public.get_post('…')`. */
+  sql: string;
+  identities: Identity[];
+  clients: number;
+  seconds: number;
+}
+
+function script(load: SqlLoad): string {
+  const n = load.identities.length;
+  const identity = n === 1 ? identitySql(load.identities[0]) + ';' : load.identities.map((caller, i) =>
+    `${i === 0 ? '\\if' : '\\elif'} :client_id % ${n} = ${i}\n${identitySql(caller)};`).join('\n') + '\n\\endif';
+  return `begin;\n${identity}\n${load.sql};\ncommit;\n`;
+}
+
+/** Latencies (ms) of every transaction, from pgbench's per-transaction logs (`client tx latency_us …`). */
+async function latencies(dir: string): Promise<number[]> {
+  const values: number[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.startsWith('tx.')) continue;
+    for (const line of (await Deno.readTextFile(join(dir, entry.name))).split('\n')) {
+      const fields = line.split(' ');
+      if (fields.length >= 3) values.push(Number(fields[2]) / 1000);
+    }
+  }
+  return values;
+}
+
+export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: string): Promise<Load> {
+  const dir = await Deno.makeTempDir({ dir: scratchDir, prefix: 'pgbench-' });
+  try {
+    const file = join(dir, 'script.sql');
+    await Deno.writeTextFile(file, script(load));
+    const output = await new Deno.Command(pgbench, {
+      args: [
+        '--no-vacuum', '--client', String(load.clients), '--jobs', String(Math.min(2, load.clients)),
+        '--time', String(load.seconds), '--file', file, '--log', `--log-prefix=${join(dir, 'tx')}`, load.url,
+      ],
+      cwd: dir,
+      stdin: 'null',
+      stdout: 'piped',
+      stderr: 'piped',
+    }).output();
+    const stdout = new TextDecoder().decode(output.stdout);
+    const stderr = new TextDecoder().decode(output.stderr);
+    const error = /ERROR:\s*(.*)/.exec(stderr)?.[1] ?? (output.success ? undefined : stderr.trim().split('\n').pop());
+    const tps = /tps = ([\d.]+)/.exec(stdout);
+    if (!tps) return noLoad(`pgbench: ${error ?? 'no result'}`);
+    const values = await latencies(dir);
+    return { perSecond: Number(tps[1]), p50: percentile(values, 50), p99: percentile(values, 99), failed: error };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
