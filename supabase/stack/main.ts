@@ -116,13 +116,14 @@ async function inTestStack(mode: 'run' | 'bench', vitestArgs: string[]): Promise
 }
 
 /** The scale benchmark in its own stack, torn down at the end (the data stays for --keep). */
-async function inBenchStack(args: string[]): Promise<void> {
+async function inBenchStack(args: string[]): Promise<number> {
   onStopSignal(async () => {
     await stopAll();
     Deno.exit(130);
   });
   try {
     await scaleBench(args);
+    return 0;
   } finally {
     await stopAll();
   }
@@ -211,7 +212,7 @@ try {
   if (command === 'start') await start();
   else if (command === 'test') Deno.exit(await inTestStack('run', rest));
   else if (command === 'bench') Deno.exit(await inTestStack('bench', rest));
-  else if (command === 'bench:scale') await inBenchStack(rest);
+  else if (command === 'bench:scale') Deno.exit(await inBenchStack(rest));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'grant-admin') await grantAdmin(rest);

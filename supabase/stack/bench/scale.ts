@@ -65,6 +65,7 @@ async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string
     if (record.scale !== s.scale) warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
     return record;
   }
+  if (seeded) throw new Error(`the kept bench database was not seeded to the end: run without --keep to start afresh`);
   if (s.keep) info('--keep: no seeded bench database yet, seeding one');
   const record: SeedRecord = { scale: s.scale, at: new Date().toISOString(), steps: [] };
   await step(`seed at scale ${s.scale}`, () =>

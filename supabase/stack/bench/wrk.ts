@@ -70,6 +70,8 @@ export async function runWrk(load: HttpLoad, scratchDir: string): Promise<Load> 
   const line = /^RESULT (.*)$/m.exec(text);
   if (!output.success || !line) return noLoad(`wrk: ${new TextDecoder().decode(output.stderr).trim() || text.trim()}`);
   const r = JSON.parse(line[1]);
+  // wrk counts only answers that arrived within the run.
+  if (r.requests === 0) return noLoad(`no answer within the ${load.seconds} s run`);
   const failures = r.status + r.socket;
   return {
     perSecond: (r.requests - failures) / (r.duration_us / 1e6),

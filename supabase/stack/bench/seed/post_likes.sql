@@ -5,7 +5,8 @@ insert into public.post_likes (post_id, user_id, created_at)
 select pg_temp.bench_id('post', k % :posts),
   pg_temp.bench_id('user', (11 + ((k % :posts)::bigint * 7919 + (k / :posts) * 104729) % :crowd)),
   now() - (k::bigint * 16807 % 2147483647) / 2147483647.0 * interval '730 days'
-from generate_series(0, :likes - 1) k;
+from generate_series(0, :likes - 1) k
+order by 1, 2;
 
 insert into public.post_likes (post_id, user_id, created_at)
 select pg_temp.bench_id('hot', 0), pg_temp.bench_id('user', 11 + k), now() - k * interval '1 second'

@@ -19,4 +19,5 @@ from (
   union all
   select 'hot', n, pg_temp.bench_id('user', 3), now() - (n + 1) * interval '1 day'
   from generate_series(0, 1) n
-) p;
+) p
+order by 1;

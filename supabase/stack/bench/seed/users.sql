@@ -20,9 +20,11 @@ select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticat
   '', now() - interval '800 days', '', '', '', '', '{"provider": "email", "providers": ["email"]}',
   jsonb_build_object('username', username), now() - interval '800 days', now(),
   case when banned then now() + interval '100 years' end
-from bench_users;
+from bench_users
+order by id;
 
 insert into public.profiles (id, username, display_name, is_private, confirmed_at, banned_at, created_at)
 select id, username, 'User ' || n, is_private, now() - interval '800 days', case when banned then now() end,
   now() - interval '800 days'
-from bench_users;
+from bench_users
+order by id;
