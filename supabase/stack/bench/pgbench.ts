@@ -48,9 +48,11 @@ async function transactions(dir: string): Promise<Transaction[]> {
  * live long. Throughput counts from the first of those first transactions to end to the last end.
  */
 function warmFigures(all: Transaction[]): Pick<Load, 'perSecond' | 'p50' | 'p99'> | undefined {
-  const warm = all.filter((t) => t.number > 0);
+  const first = new Map<number, number>();
+  for (const t of all) first.set(t.client, Math.min(first.get(t.client) ?? Infinity, t.number));
+  const warm = all.filter((t) => t.number > first.get(t.client)!);
   if (warm.length === 0) return undefined;
-  const start = Math.min(...all.filter((t) => t.number === 0).map((t) => t.end));
+  const start = Math.min(...all.filter((t) => t.number === first.get(t.client)).map((t) => t.end));
   const end = Math.max(...warm.map((t) => t.end));
   const latencies = warm.map((t) => t.latency);
   return { perSecond: warm.length / (end - start), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
