@@ -61,7 +61,7 @@ export function markdown(r: Report): string {
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
   lines.push(
     '## Set-based floor of the user-posts page (pgbench, as the reader)', '',
-    `The floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} public.user_posts for page 1. ` +
+    `The floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} public.user_posts on both pages. ` +
       'ratio = API function p50 ÷ floor p50.', '',
     '| page | user_posts 1c tps | p50 | p99 | floor 1c tps | p50 | p99 | ratio p50 | notes |', '|---|' + '---:|'.repeat(7) + '---|',
   );

@@ -62,7 +62,7 @@ async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string
   if (s.keep && seeded && existsSync(recordFile)) {
     const record: SeedRecord = JSON.parse(await Deno.readTextFile(recordFile));
     info(`--keep: reusing the database seeded at scale ${record.scale} on ${record.at}`);
-    if (record.scale !== s.scale) warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
+    if (Deno.env.get('BENCH_SCALE') && record.scale !== s.scale) warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
     return record;
   }
   if (seeded) throw new Error(`the kept bench database was not seeded to the end: run without --keep to start afresh`);
@@ -155,27 +155,37 @@ async function measureFloor(c: Context, authenticator: postgres.Sql, f: Fixtures
     const [row] = await tx.unsafe(sql);
     return JSON.stringify(Object.values(row)[0]);
   });
-  const sameJson = await answer(c.reader.identity, userPostsSql('celebrity')) === await answer(asReader, floorSql('celebrity'));
+  const pages = [['1', undefined], [String(f.deepPage), f.deepCursor]] as const;
+  let sameJson = true;
+  for (const [, cursor] of pages) {
+    sameJson &&= await answer(c.reader.identity, userPostsSql('celebrity', cursor)) === await answer(asReader, floorSql('celebrity', cursor));
+  }
   const load = (sql: string, identity: Identity) =>
     runPgbench({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds }, c.pgbench, c.scratch);
   const rows: FloorResult[] = [];
-  for (const [page, cursor] of [['1', undefined], [String(f.deepPage), f.deepCursor]] as const) {
+  for (const [page, cursor] of pages) {
     rows.push({ page, api: await load(userPostsSql('celebrity', cursor), c.reader.identity), floor: await load(floorSql('celebrity', cursor), asReader) });
   }
   return { rows, sameJson };
 }
 
-async function header(s: Settings, record: SeedRecord, stack: Stack, dataDir: string): Promise<string[]> {
+/** Taken as the run starts: the date, the load average and the commit are those of the start. */
+async function startHeader(): Promise<string[]> {
   const git = (...args: string[]) =>
     new Deno.Command('git', { args, cwd: repoRoot, stdout: 'piped', stderr: 'null' }).output().then((o) => new TextDecoder().decode(o.stdout).trim());
   const dirty = (await git('status', '--porcelain')) ? ' (with uncommitted changes)' : '';
   const memory = Deno.systemMemoryInfo();
-  const postgresInfo = await queryValue(stack.superuserUrl, `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`);
   return [
-    `date: ${new Date().toISOString()}`,
+    `started: ${new Date().toISOString()}`,
     `machine: ${navigator.hardwareConcurrency} cores (nproc), ${(memory.total / 2 ** 30).toFixed(1)} GiB memory, ` +
     `load average at start ${Deno.loadavg().map((n) => n.toFixed(2)).join(' ')} (other processes share the cores: figures are noisy)`,
     `git: ${await git('rev-parse', '--short', 'HEAD')} on ${await git('rev-parse', '--abbrev-ref', 'HEAD')}${dirty}`,
+  ];
+}
+
+async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir: string): Promise<string[]> {
+  const postgresInfo = await queryValue(stack.superuserUrl, `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`);
+  return [
     `scale: ${record.scale} (BENCH_SCALE), seeded ${record.at}; ${s.seconds} s per load run (BENCH_SECONDS); ${s.drivers} driver accounts`,
     `PostgreSQL ${postgresInfo}; the facade's pool: 3 connections (DB_POOL_MAX default)`,
     `load: wrk (facade, through the gateway ${stack.urls.functions}/api, with real access tokens), ` +
@@ -186,6 +196,7 @@ async function header(s: Settings, record: SeedRecord, stack: Stack, dataDir: st
 
 export async function scaleBench(args: string[]): Promise<void> {
   const s = settings(args);
+  const started = await startHeader();
   const bench = profile('bench', readConfig(), { keep: s.keep });
   const stack = await up(bench);
   if (stack.authUnavailable) throw new Error(`the scale benchmark needs Supabase Auth for its drivers: ${stack.authUnavailable}`);
@@ -223,7 +234,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       return rows;
     });
     const report: Report = {
-      header: await header(s, record, stack, bench.dir),
+      header: [...started, `finished: ${new Date().toISOString()}`, ...await runHeader(s, record, stack, bench.dir)],
       seed: record.steps,
       seedNote: s.keep ? `Seed times of the seeding run (${record.at}); this run kept its database.` : undefined,
       recount,
