@@ -38,8 +38,8 @@ export interface Ports {
 }
 
 export interface Profile {
-  /** dev: `npm start`; test: `npm test` and `npm run bench`; faults: `npm run faults`. */
-  name: 'dev' | 'test' | 'faults';
+  /** dev: `npm start`; test: `npm test` and `npm run bench`; faults: `npm run faults`; bench: `npm run bench:scale`. */
+  name: 'dev' | 'test' | 'faults' | 'bench';
   dir: string;
   ports: Ports;
   /** A database the user runs already (superuser URL); the stack then creates no cluster of its own. */
@@ -52,16 +52,18 @@ export interface Profile {
 const portShifts = {
   dev: { variable: undefined, shift: 0 },
   test: { variable: 'STACK_TEST_PORT_SHIFT', shift: 1000 },
+  bench: { variable: undefined, shift: 2000 },
   // Above Linux's ephemeral port range (32768-60999), where no client connection can take a port first.
   faults: { variable: 'STACK_FAULTS_PORT_SHIFT', shift: 7000 },
 };
 
 /**
- * Ports of `npm start` come from config.toml; the test stack shifts them by 1000 and the fault suite's by 7000
- * so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test stack elsewhere, so two can
- * run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite).
+ * Ports of `npm start` come from config.toml; the test stack shifts them by 1000, the scale benchmark's by 2000
+ * and the fault suite's by 7000, so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test
+ * stack elsewhere, so two can run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite). The
+ * bench stack starts fresh unless told to keep its seeded database.
  */
-export function profile(name: Profile['name'], config: Toml): Profile {
+export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean } = {}): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
   const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
   const api = config.api.port + shift;
@@ -77,7 +79,7 @@ export function profile(name: Profile['name'], config: Toml): Profile {
       functions: api + 6,
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
-    fresh: name !== 'dev',
+    fresh: name === 'bench' ? !options.keep : name !== 'dev',
   };
 }
 

@@ -14,13 +14,14 @@ export const localPassword = 'postgres';
 const debianBinDir = '/usr/lib/postgresql/15/bin';
 const isRoot = Deno.uid() === 0;
 
-function binDir(): string {
+/** The folder of the Postgres 15 server binaries (and pgbench). */
+export function pgBinDir(): string {
   return Deno.env.get('PG_BIN') ?? debianBinDir;
 }
 
 /** Installs Debian's Postgres 15 when it is missing and we may (root with apt-get); otherwise says how. */
 export async function ensurePostgresInstalled(logDir: string): Promise<void> {
-  if (existsSync(join(binDir(), 'postgres')) && existsSync('/usr/bin/psql')) return;
+  if (existsSync(join(pgBinDir(), 'postgres')) && existsSync('/usr/bin/psql')) return;
   const command = 'apt-get update && apt-get install -y postgresql-15 postgresql-client-15';
   if (!isRoot || !existsSync('/usr/bin/apt-get')) {
     throw new Error(`Postgres 15 is not installed. Install it with: sudo sh -c '${command}' (or set PG_BIN)`);
@@ -50,7 +51,7 @@ async function initCluster(dataDir: string, logDir: string): Promise<void> {
   const passwordFile = join(dataDir, '..', 'initdb-password');
   await Deno.writeTextFile(passwordFile, localPassword);
   await giveToClusterOwner(join(dataDir, '..'));
-  const [command, args] = asClusterOwner(join(binDir(), 'initdb'), [
+  const [command, args] = asClusterOwner(join(pgBinDir(), 'initdb'), [
     '--pgdata', dataDir, '--username', 'postgres', `--pwfile=${passwordFile}`,
     '--auth-local=trust', '--auth-host=scram-sha-256', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions',
   ]);
@@ -106,7 +107,7 @@ function postgresService(profile: Profile, dataDir: string, logDir: string): Ser
       if (running !== undefined) return adopt(running);
       await Deno.mkdir(socketDir, { recursive: true });
       await giveToClusterOwner(socketDir);
-      const [command, args] = asClusterOwner(join(binDir(), 'postgres'), [
+      const [command, args] = asClusterOwner(join(pgBinDir(), 'postgres'), [
         '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
       ]);
       return withDataDirStop(await spawnReady('postgres', command, { args, logDir, stopSignal: 'SIGINT' }, ready));

@@ -64,7 +64,8 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
   const config = readConfig();
   // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test and fault stacks lift them, and
   // Auth's own interval between two e-mails to an account (tests ask for several codes within a minute; the
-  // facade's interval, which the tests check, still applies).
+  // facade's interval, which the tests check, still applies). The bench stack signs its drivers in again on
+  // every run, so it lifts them too.
   if (profile.name !== 'dev') {
     config.auth.rate_limit = {
       ...config.auth.rate_limit,

@@ -1,0 +1,47 @@
+// The accounts that drive the load sign up through the real Supabase Auth (its admin API with the
+// service_role key, confirmed, as test/helpers/accounts.ts does) and sign in with a password, so each has a
+// real session and access token. Run after run (--keep), the accounts stay and only sign in again.
+import { decodeJwt } from 'jose';
+import type { Stack } from '../stack.ts';
+import type { Identity } from './identity.ts';
+
+export interface Driver {
+  username: string;
+  id: string;
+  accessToken: string;
+  identity: Identity;
+}
+
+const password = 'bench driver password';
+
+async function signUp(stack: Stack, username: string, email: string): Promise<void> {
+  const response = await fetch(`${stack.urls.auth}/admin/users`, {
+    method: 'POST',
+    headers: { apikey: stack.keys.serviceRoleKey, Authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { username, time_zone: 'UTC' } }),
+  });
+  const body = await response.json();
+  if (!response.ok && body.error_code !== 'email_exists') throw new Error(`sign-up of ${username}: ${JSON.stringify(body)}`);
+}
+
+async function signIn(stack: Stack, username: string, email: string): Promise<Driver> {
+  const response = await fetch(`${stack.urls.auth}/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: stack.keys.anonKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(`sign-in of ${username}: ${JSON.stringify(body)}`);
+  const claims = decodeJwt(body.access_token) as Record<string, unknown>;
+  return { username, id: body.user.id, accessToken: body.access_token, identity: { role: 'authenticated', claims } };
+}
+
+/** `count` drivers, driver01 first: it is also the reader the read endpoints run as. */
+export function signUpDrivers(stack: Stack, count: number): Promise<Driver[]> {
+  return Promise.all(Array.from({ length: count }, async (_, i) => {
+    const username = `driver${String(i + 1).padStart(2, '0')}`;
+    const email = `${username}@bench.daykeeper.test`;
+    await signUp(stack, username, email);
+    return signIn(stack, username, email);
+  }));
+}

@@ -1,0 +1,90 @@
+// The SQL function alone, without HTTP or the facade: pgbench runs the same call in one transaction per
+// request, as `authenticator` taking the caller's role and claims as PostgREST does. With several callers,
+// pgbench client n runs as caller n modulo their number (\if on :client_id), as wrk's threads do.
+import { join } from 'node:path';
+import { type Identity, identitySql } from './identity.ts';
+import { type Load, noLoad } from './load.ts';
+import { percentile } from './stats.ts';
+
+export interface SqlLoad {
+  url: string; // as authenticator
+  /** The statement under test, e.g. `select public.get_post('…')`. */
+  sql: string;
+  identities: Identity[];
+  clients: number;
+  seconds: number;
+}
+
+function script(load: SqlLoad): string {
+  const n = load.identities.length;
+  const identity = n === 1 ? identitySql(load.identities[0]) + ';' : load.identities.map((caller, i) =>
+    `${i === 0 ? '\\if' : '\\elif'} :client_id % ${n} = ${i}\n${identitySql(caller)};`).join('\n') + '\n\\endif';
+  return `begin;\n${identity}\n${load.sql};\ncommit;\n`;
+}
+
+interface Transaction {
+  client: number;
+  number: number;
+  latency: number; // ms
+  end: number; // s since the epoch
+}
+
+/** Every transaction, from pgbench's per-transaction logs (`client tx latency_us script epoch_s epoch_us`). */
+async function transactions(dir: string): Promise<Transaction[]> {
+  const all: Transaction[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.startsWith('tx.')) continue;
+    for (const line of (await Deno.readTextFile(join(dir, entry.name))).split('\n')) {
+      const f = line.split(' ').map(Number);
+      if (f.length >= 6) all.push({ client: f[0], number: f[1], latency: f[2] / 1000, end: f[4] + f[5] / 1e6 });
+    }
+  }
+  return all;
+}
+
+/**
+ * Figures of a warm session: each client's first transaction is left out, as PL/pgSQL compiles and plans a
+ * function once per session (hundreds of ms for the heavy ones) and PostgREST's and the facade's sessions
+ * live long. Throughput counts from the first of those first transactions to end to the last end.
+ */
+function warmFigures(all: Transaction[]): Pick<Load, 'perSecond' | 'p50' | 'p99'> | undefined {
+  const first = new Map<number, number>();
+  for (const t of all) first.set(t.client, Math.min(first.get(t.client) ?? Infinity, t.number));
+  const warm = all.filter((t) => t.number > first.get(t.client)!);
+  if (warm.length === 0) return undefined;
+  const start = Math.min(...all.filter((t) => t.number === first.get(t.client)).map((t) => t.end));
+  const end = Math.max(...warm.map((t) => t.end));
+  const latencies = warm.map((t) => t.latency);
+  return { perSecond: warm.length / (end - start), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: string): Promise<Load> {
+  const dir = await Deno.makeTempDir({ dir: scratchDir, prefix: 'pgbench-' });
+  try {
+    const file = join(dir, 'script.sql');
+    await Deno.writeTextFile(file, script(load));
+    const output = await new Deno.Command(pgbench, {
+      args: [
+        '--no-vacuum', '--client', String(load.clients), '--jobs', String(Math.min(2, load.clients)),
+        '--time', String(load.seconds), '--file', file, '--log', `--log-prefix=${join(dir, 'tx')}`, load.url,
+      ],
+      cwd: dir,
+      stdin: 'null',
+      stdout: 'piped',
+      stderr: 'piped',
+    }).output();
+    const stdout = new TextDecoder().decode(output.stdout);
+    const stderr = new TextDecoder().decode(output.stderr);
+    const error = /ERROR:\s*(.*)/.exec(stderr)?.[1] ?? (output.success ? undefined : stderr.trim().split('\n').pop());
+    const tps = /tps = ([\d.]+)/.exec(stdout);
+    if (!tps) return noLoad(`pgbench: ${error ?? 'no result'}`);
+    const all = await transactions(dir);
+    const warm = warmFigures(all);
+    if (warm) return { ...warm, failed: error };
+    // A single transaction per client (each one is slow): pgbench's own figures, cold.
+    const latencies = all.map((t) => t.latency);
+    return { perSecond: Number(tps[1]), p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed: error };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

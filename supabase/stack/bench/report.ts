@@ -1,0 +1,79 @@
+// The scale benchmark's result as one markdown document: printed at the end and written to
+// .local/bench/scale-<timestamp>.md.
+import type { Load } from './load.ts';
+import type { SeedStep } from './seed.ts';
+import { ms, perSecond, ratio } from './stats.ts';
+
+export interface EndpointResult {
+  name: string;
+  facade1: Load;
+  facade16: Load;
+  sql1: Load;
+  sql16: Load;
+  note?: string;
+}
+
+export interface FloorResult {
+  page: string;
+  api: Load;
+  floor: Load;
+}
+
+export interface Report {
+  header: string[];
+  seed: SeedStep[];
+  seedNote?: string;
+  recount: string;
+  fixtures: Record<string, number | string>;
+  endpoints: EndpointResult[];
+  counters: string[];
+  floor: FloorResult[];
+  floorSameJson: boolean;
+  queries: Array<{ name: string; anon: string; authenticated: string }>;
+}
+
+const cell = (load: Load) => [perSecond(load.perSecond), ms(load.p50), ms(load.p99)];
+
+function failures(result: EndpointResult): string {
+  const notes = [
+    ['facade 1c', result.facade1], ['facade 16c', result.facade16], ['pgbench 1c', result.sql1], ['pgbench 16c', result.sql16],
+  ].filter(([, load]) => (load as Load).failed).map(([label, load]) => `${label}: ${(load as Load).failed}`);
+  return [result.note, ...notes].filter(Boolean).join('; ').replaceAll('|', '/');
+}
+
+export function markdown(r: Report): string {
+  const lines = ['# Scale benchmark', '', ...r.header.map((line) => `- ${line}`), ''];
+  lines.push('## Seed', '', '| step | rows | s |', '|---|---|---:|');
+  for (const s of r.seed) lines.push(`| ${s.step} | ${s.rows} | ${s.seconds.toFixed(1)} |`);
+  if (r.seedNote) lines.push('', r.seedNote);
+  lines.push('', `\`select private.recount_counters()\`: **${r.recount}**`, '');
+  lines.push('Fixtures: ' + Object.entries(r.fixtures).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toLocaleString('en') : v}`).join(', '), '');
+  lines.push(
+    '## Endpoints: facade (wrk through the gateway) and the same SQL function (pgbench)', '',
+    'req/s (or tps), p50 and p99 in ms; 1c and 16c = 1 and 16 connections; ratio = facade req/s ÷ pgbench tps.', '',
+    '| endpoint | facade 1c req/s | p50 | p99 | facade 16c req/s | p50 | p99 | pgbench 1c tps | p50 | p99 | pgbench 16c tps | p50 | p99 | ratio 1c | ratio 16c | notes |',
+    '|---|' + '---:|'.repeat(14) + '---|',
+  );
+  for (const e of r.endpoints) {
+    lines.push(`| ${e.name} | ${[...cell(e.facade1), ...cell(e.facade16), ...cell(e.sql1), ...cell(e.sql16)].join(' | ')} | ` +
+      `${ratio(e.facade1.perSecond, e.sql1.perSecond)} | ${ratio(e.facade16.perSecond, e.sql16.perSecond)} | ${failures(e)} |`);
+  }
+  lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
+  lines.push(
+    '## Set-based floor of the user-posts page (pgbench, as the reader)', '',
+    `The floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} public.user_posts on both pages. ` +
+      'ratio = API function p50 ÷ floor p50.', '',
+    '| page | user_posts 1c tps | p50 | p99 | floor 1c tps | p50 | p99 | ratio p50 | notes |', '|---|' + '---:|'.repeat(7) + '---|',
+  );
+  for (const f of r.floor) {
+    const notes = [f.api.failed && `API: ${f.api.failed}`, f.floor.failed && `floor: ${f.floor.failed}`].filter(Boolean).join('; ');
+    lines.push(`| ${f.page} | ${[...cell(f.api), ...cell(f.floor)].join(' | ')} | ${ratio(f.api.p50, f.floor.p50)} | ${notes} |`);
+  }
+  lines.push(
+    '', '## supabase-js-shaped queries (row-level security on every row read)', '',
+    'Median ms of several runs in a transaction as PostgREST runs it, with the role\'s statement timeout.', '',
+    '| query | anon ms | authenticated ms |', '|---|---:|---:|',
+    ...r.queries.map((q) => `| ${q.name} | ${q.anon} | ${q.authenticated} |`), '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,257 @@
+// `npm run bench:scale`: the scale benchmark (README "Scale benchmark"). Its own stack (profile `bench`,
+// ports +2000, data in .local/bench), a social network seeded with SQL (100k users, 1M posts, 5M likes, 2M
+// follows, 1M comments at BENCH_SCALE=1), then figures: the time of private.recount_counters(), each endpoint
+// through the facade (wrk) and its SQL function alone (pgbench), a set-based floor of the user-posts page,
+// and supabase-js-shaped queries as anon and as a signed-in user. Figures, not pass or fail.
+//   --keep  reuse the seeded bench database of an earlier run (no reseeding)
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { profile, readConfig, repoRoot } from '../config.ts';
+import { info, step, warn } from '../log.ts';
+import { pgBinDir, queryValue, roleUrl } from '../postgres.ts';
+import { type Stack, up } from '../stack.ts';
+import { type Driver, signUpDrivers } from './drivers.ts';
+import { type Endpoint, endpoints, userPostsSql } from './endpoints.ts';
+import { applyReaderFixtures, findFixtures, type Fixtures } from './fixtures.ts';
+import { floorSql } from './floor.ts';
+import { anonIdentity, type Identity, identitySql } from './identity.ts';
+import { runPgbench } from './pgbench.ts';
+import { type EndpointResult, type FloorResult, markdown, type Report } from './report.ts';
+import { tableQueries, timeQuery } from './queries.ts';
+import { seed, type SeedStep } from './seed.ts';
+import { seconds } from './stats.ts';
+import { ensureWrkInstalled, runWrk } from './wrk.ts';
+
+interface Settings {
+  keep: boolean;
+  scale: number;
+  /** Length of each load run. */
+  seconds: number;
+  recountCapSeconds: number;
+  drivers: number;
+}
+
+function settings(args: string[]): Settings {
+  const number = (name: string, fallback: number) => {
+    const value = Number((Deno.env.get(name) || String(fallback)).replace(/s$/, ''));
+    if (!(value > 0)) throw new Error(`${name} must be a positive number`);
+    return value;
+  };
+  const unknown = args.filter((arg) => arg !== '--keep');
+  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the only one is --keep`);
+  return {
+    keep: args.includes('--keep'),
+    scale: number('BENCH_SCALE', 1),
+    seconds: number('BENCH_SECONDS', 5),
+    recountCapSeconds: number('BENCH_RECOUNT_CAP', 300),
+    drivers: Math.round(number('BENCH_DRIVERS', 16)),
+  };
+}
+
+/** What the seeding run recorded, so a --keep run knows its scale and can print its seed times. */
+interface SeedRecord {
+  scale: number;
+  at: string;
+  steps: SeedStep[];
+}
+
+async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string): Promise<SeedRecord> {
+  const recordFile = join(dir, 'seed.json');
+  const seeded = await queryValue(stack.superuserUrl, `select exists (select 1 from public.profiles where username = 'celebrity')`) === 't';
+  if (s.keep && seeded && existsSync(recordFile)) {
+    const record: SeedRecord = JSON.parse(await Deno.readTextFile(recordFile));
+    info(`--keep: reusing the database seeded at scale ${record.scale} on ${record.at}`);
+    if (Deno.env.get('BENCH_SCALE') && record.scale !== s.scale) warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
+    return record;
+  }
+  if (seeded) throw new Error(`the kept bench database was not seeded to the end: run without --keep to start afresh`);
+  if (s.keep) info('--keep: no seeded bench database yet, seeding one');
+  const record: SeedRecord = { scale: s.scale, at: new Date().toISOString(), steps: [] };
+  await step(`seed at scale ${s.scale}`, () =>
+    seed(stack.superuserUrl, s.scale, logDir, (done) => {
+      info(`${done.step}: ${done.rows} in ${done.seconds.toFixed(1)} s`);
+      record.steps.push(done);
+    }));
+  await Deno.writeTextFile(recordFile, JSON.stringify(record, null, 2));
+  return record;
+}
+
+async function timeRecount(root: postgres.Sql, capSeconds: number): Promise<string> {
+  const begin = performance.now();
+  try {
+    const [{ fixed }] = await root.begin(async (tx) => {
+      await tx.unsafe(`set local statement_timeout = '${capSeconds}s'`);
+      return tx`select private.recount_counters() as fixed`;
+    });
+    return `${seconds(begin).toFixed(1)} s (${fixed} rows fixed)`;
+  } catch (error) {
+    if ((error as { code?: string }).code === '57014') return `> ${capSeconds} s (cut off by BENCH_RECOUNT_CAP)`;
+    throw error;
+  }
+}
+
+/** One request through the gateway before the load: warms the path up and says when it does not answer 2xx. */
+async function probe(base: string, endpoint: Endpoint, token: string): Promise<string | undefined> {
+  const response = await fetch(base + endpoint.path, {
+    method: endpoint.method,
+    headers: { Authorization: `Bearer ${token}`, ...(endpoint.body ? { 'Content-Type': 'application/json' } : {}) },
+    body: endpoint.body ? JSON.stringify(endpoint.body) : undefined,
+  });
+  const text = await response.text();
+  return response.ok ? undefined : `probe answered ${response.status} ${text.slice(0, 120)}`;
+}
+
+interface Context {
+  stack: Stack;
+  s: Settings;
+  authenticatorUrl: string;
+  pgbench: string;
+  scratch: string;
+  reader: Driver;
+  drivers: Driver[];
+}
+
+async function measureEndpoint(c: Context, endpoint: Endpoint): Promise<EndpointResult> {
+  const callers = endpoint.kind === 'read' ? [c.reader] : c.drivers;
+  const tokens = callers.map((d) => d.accessToken);
+  const identities = callers.map((d) => d.identity);
+  const note = await probe(`${c.stack.urls.functions}/api`, endpoint, c.reader.accessToken);
+  const http = (connections: number) =>
+    runWrk({ url: `${c.stack.urls.functions}/api${endpoint.path}`, method: endpoint.method, body: endpoint.body, tokens, connections, seconds: c.s.seconds }, c.scratch);
+  const sql = (clients: number) =>
+    runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities, clients, seconds: c.s.seconds }, c.pgbench, c.scratch);
+  const result = { name: endpoint.name, facade1: await http(1), facade16: await http(16), sql1: await sql(1), sql16: await sql(16), note };
+  info(`${endpoint.name}: facade ${result.facade1.perSecond.toFixed(0)}/${result.facade16.perSecond.toFixed(0)} req/s, ` +
+    `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`);
+  return result;
+}
+
+/** Stored counts against the rows, after the concurrent writes. */
+async function checkCounters(root: postgres.Sql, f: Fixtures): Promise<string[]> {
+  const [row] = await root`
+    select
+      (select likes_count from public.posts where id = ${f.likedPostId}) as likes_stored,
+      (select count(*)::int from public.post_likes where post_id = ${f.likedPostId}) as likes_rows,
+      (select comments_count from public.posts where id = ${f.commentedPostId}) as comments_stored,
+      (select count(*)::int from public.comments where post_id = ${f.commentedPostId}) as comments_rows,
+      (select followers_count from public.profiles where username = 'follow_target') as followers_stored,
+      (select count(*)::int from public.follows f join public.profiles p on p.id = f.followee_id
+       where p.username = 'follow_target' and f.status = 'accepted') as followers_rows`;
+  const line = (what: string, stored: number, rows: number) =>
+    `${what}: stored ${stored}, rows ${rows}: ${stored === rows ? 'exact' : '**NOT EXACT**'}`;
+  return [
+    line('likes_count of the toggled post', row.likes_stored, row.likes_rows),
+    line('comments_count of the commented post', row.comments_stored, row.comments_rows),
+    line('followers_count of the followed account', row.followers_stored, row.followers_rows),
+  ];
+}
+
+/** The floor against public.user_posts, page 1 and the deep page, one client (the per-row cost is the question). */
+async function measureFloor(c: Context, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
+  const asReader: Identity = { role: 'service_role', claims: c.reader.identity.claims };
+  const answer = (identity: Identity, sql: string) => authenticator.begin(async (tx) => {
+    await tx.unsafe(identitySql(identity));
+    const [row] = await tx.unsafe(sql);
+    return JSON.stringify(Object.values(row)[0]);
+  });
+  const pages = [['1', undefined], [String(f.deepPage), f.deepCursor]] as const;
+  let sameJson = true;
+  for (const [, cursor] of pages) {
+    sameJson &&= await answer(c.reader.identity, userPostsSql('celebrity', cursor)) === await answer(asReader, floorSql('celebrity', cursor));
+  }
+  const load = (sql: string, identity: Identity) =>
+    runPgbench({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds }, c.pgbench, c.scratch);
+  const rows: FloorResult[] = [];
+  for (const [page, cursor] of pages) {
+    rows.push({ page, api: await load(userPostsSql('celebrity', cursor), c.reader.identity), floor: await load(floorSql('celebrity', cursor), asReader) });
+  }
+  return { rows, sameJson };
+}
+
+/** Taken as the run starts: the date, the load average and the commit are those of the start. */
+async function startHeader(): Promise<string[]> {
+  const git = (...args: string[]) =>
+    new Deno.Command('git', { args, cwd: repoRoot, stdout: 'piped', stderr: 'null' }).output().then((o) => new TextDecoder().decode(o.stdout).trim());
+  const dirty = (await git('status', '--porcelain')) ? ' (with uncommitted changes)' : '';
+  const memory = Deno.systemMemoryInfo();
+  return [
+    `started: ${new Date().toISOString()}`,
+    `machine: ${navigator.hardwareConcurrency} cores (nproc), ${(memory.total / 2 ** 30).toFixed(1)} GiB memory, ` +
+    `load average at start ${Deno.loadavg().map((n) => n.toFixed(2)).join(' ')} (other processes share the cores: figures are noisy)`,
+    `git: ${await git('rev-parse', '--short', 'HEAD')} on ${await git('rev-parse', '--abbrev-ref', 'HEAD')}${dirty}`,
+  ];
+}
+
+async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir: string): Promise<string[]> {
+  const postgresInfo = await queryValue(stack.superuserUrl, `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`);
+  return [
+    `scale: ${record.scale} (BENCH_SCALE), seeded ${record.at}; ${s.seconds} s per load run (BENCH_SECONDS); ${s.drivers} driver accounts`,
+    `PostgreSQL ${postgresInfo}; the facade's pool: 3 connections (DB_POOL_MAX default)`,
+    `load: wrk (facade, through the gateway ${stack.urls.functions}/api, with real access tokens), ` +
+    'pgbench (the SQL function as authenticator with role, claims and statement_timeout set per transaction as PostgREST does)',
+    `data: ${dataDir}`,
+  ];
+}
+
+export async function scaleBench(args: string[]): Promise<void> {
+  const s = settings(args);
+  const started = await startHeader();
+  const bench = profile('bench', readConfig(), { keep: s.keep });
+  const stack = await up(bench);
+  if (stack.authUnavailable) throw new Error(`the scale benchmark needs Supabase Auth for its drivers: ${stack.authUnavailable}`);
+  const logDir = join(bench.dir, 'logs');
+  info(`bench data lives in ${bench.dir} (Postgres cluster, logs, reports); ${s.keep ? 'kept' : 'fresh'} database`);
+  await ensureWrkInstalled(logDir);
+  const record = await seedOrKeep(stack, bench.dir, s, logDir);
+  const root = postgres(stack.superuserUrl, { max: 2, onnotice: () => {} });
+  const authenticatorUrl = roleUrl(stack.superuserUrl, 'authenticator');
+  const authenticator = postgres(authenticatorUrl, { max: 1, prepare: false, onnotice: () => {} });
+  const scratch = await Deno.makeTempDir({ dir: bench.dir, prefix: 'scratch-' });
+  try {
+    const drivers = await step(`${s.drivers} drivers sign up and in through Supabase Auth`, () => signUpDrivers(stack, s.drivers));
+    const reader = drivers[0];
+    await applyReaderFixtures(root, reader, record.scale);
+    const recount = await step('select private.recount_counters()', () => timeRecount(root, s.recountCapSeconds));
+    info(`recount_counters: ${recount}`);
+    const fixtures = await findFixtures(root, authenticator, reader);
+    const c: Context = { stack, s, authenticatorUrl, pgbench: join(pgBinDir(), 'pgbench'), scratch, reader, drivers };
+    const results: EndpointResult[] = [];
+    await step('endpoints: facade and SQL function', async () => {
+      for (const endpoint of endpoints(fixtures)) results.push(await measureEndpoint(c, endpoint));
+    });
+    const counters = await checkCounters(root, fixtures);
+    const floor = await step('set-based floor of the user-posts page', () => measureFloor(c, authenticator, fixtures));
+    const queries = await step('supabase-js-shaped queries', async () => {
+      const rows = [];
+      for (const query of tableQueries(fixtures)) {
+        rows.push({
+          name: query.name,
+          anon: await timeQuery(authenticator, anonIdentity, query.sql, 5),
+          authenticated: await timeQuery(authenticator, reader.identity, query.sql, 5),
+        });
+      }
+      return rows;
+    });
+    const report: Report = {
+      header: [...started, `finished: ${new Date().toISOString()}`, ...await runHeader(s, record, stack, bench.dir)],
+      seed: record.steps,
+      seedNote: s.keep ? `Seed times of the seeding run (${record.at}); this run kept its database.` : undefined,
+      recount,
+      fixtures: { ...fixtures.sizes, 'deep page': fixtures.deepPage },
+      endpoints: results,
+      counters,
+      floor: floor.rows,
+      floorSameJson: floor.sameJson,
+      queries,
+    };
+    const text = markdown(report);
+    console.log(`\n${text}`);
+    const file = join(bench.dir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
+    await Deno.writeTextFile(file, text);
+    info(`wrote ${file}`);
+  } finally {
+    await Promise.all([root.end(), authenticator.end()]);
+    await Deno.remove(scratch, { recursive: true });
+  }
+}

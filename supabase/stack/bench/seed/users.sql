@@ -1,0 +1,30 @@
+-- The accounts: auth.users rows as Supabase Auth would hold them for confirmed e-mail sign-ups (they never
+-- sign in: no password), and their profiles (the sign-up trigger is off during the load). One in ten of the
+-- crowd is private; a handful are banned, in Auth and on the profile, as a moderator's ban leaves them.
+\ir sizes.sql
+create temporary table bench_users as
+select n,
+  pg_temp.bench_id('user', n) as id,
+  case n when 1 then 'celebrity' when 2 then 'diarist' when 3 then 'hot_author' when 4 then 'follow_target'
+    else 'u' || n end as username,
+  n > 10 and n % 10 = 7 as is_private,
+  n = 12 or n % 20000 = 12 as banned
+from generate_series(1, :users) n
+where n <= 4 or n > 10;
+
+insert into auth.users (
+  instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, confirmation_token, recovery_token,
+  email_change_token_new, email_change, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, banned_until
+)
+select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', username || '@bench.daykeeper.test',
+  '', now() - interval '800 days', '', '', '', '', '{"provider": "email", "providers": ["email"]}',
+  jsonb_build_object('username', username), now() - interval '800 days', now(),
+  case when banned then now() + interval '100 years' end
+from bench_users
+order by id;
+
+insert into public.profiles (id, username, display_name, is_private, confirmed_at, banned_at, created_at)
+select id, username, 'User ' || n, is_private, now() - interval '800 days', case when banned then now() end,
+  now() - interval '800 days'
+from bench_users
+order by id;
