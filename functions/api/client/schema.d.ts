@@ -5183,8 +5183,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5245,8 +5254,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5344,8 +5362,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5407,8 +5434,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The database or Supabase Auth cannot be reached */
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

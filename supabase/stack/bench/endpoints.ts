@@ -36,6 +36,16 @@ export function endpoints(f: Fixtures): Endpoint[] {
     { name: 'GET /post/:id/comments', kind: 'read', method: 'GET', path: `/post/${f.commentedPostId}/comments`, sql: `select public.post_comments(p_post_id => ${commented})` },
     { name: 'GET /post/:id/likes (10k likes)', kind: 'read', method: 'GET', path: `/post/${f.likedPostId}/likes`, sql: `select public.post_likes(p_post_id => ${liked})` },
     { name: 'GET /:username/followers (20k)', kind: 'read', method: 'GET', path: '/celebrity/followers', sql: `select public.followers(p_username => 'celebrity')` },
+    { name: 'GET /feed (reader following 1,000)', kind: 'read', method: 'GET', path: '/feed', sql: 'select public.feed()' },
+    {
+      name: 'GET /search posts ("celebrity": 25k matches)', kind: 'read', method: 'GET', path: '/search?q=celebrity&type=posts',
+      sql: `select public.search(p_q => 'celebrity', p_type => 'posts')`,
+    },
+    {
+      name: 'GET /search users ("u12": ~1,100 matches)', kind: 'read', method: 'GET', path: '/search?q=u12&type=users',
+      sql: `select public.search(p_q => 'u12', p_type => 'users')`,
+    },
+    { name: 'GET /notifications', kind: 'read', method: 'GET', path: '/notifications', sql: 'select public.notifications()' },
     { name: 'POST /post/:id/like (toggle, one post)', kind: 'write', method: 'POST', path: `/post/${f.likedPostId}/like`, sql: `select public.like_post(p_post_id => ${liked})` },
     {
       name: 'POST /post/:id/comment', kind: 'write', method: 'POST', path: `/post/${f.commentedPostId}/comment`,
