@@ -282,7 +282,7 @@ auth('sessions end at once', () => {
     expect((await api('GET', '/auth/user', { token: await sign({}) })).status).toBe(200); // the forgery works when honest
     const claimsList = [
       { exp: Math.floor(Date.now() / 1000) - 60 }, { aud: 'someone-else' }, { iss: 'https://elsewhere.example/auth/v1' },
-      { role: 'anon' }, { role: 'service_role' },
+      { role: 'anon' }, { role: 'service_role' }, { sub: 'not-a-uuid' }, { sub: '' }, { session_id: 'x' },
     ];
     for (const claims of claimsList) {
       const response = await api('GET', '/auth/user', { token: await sign(claims) });

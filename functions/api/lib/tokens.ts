@@ -65,7 +65,7 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     const claims = await verifySignature(token);
     const userId = claims.sub;
     const sessionId = claims.session_id;
-    if (claims.role !== 'authenticated' || typeof userId !== 'string' || typeof sessionId !== 'string') {
+    if (claims.role !== 'authenticated' || !isUuid(userId) || !isUuid(sessionId)) {
       throw invalidToken('The access token is not a user session token');
     }
     const caller: Caller = { role: 'authenticated', userId, sessionId, claims };
@@ -76,6 +76,11 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
 }
 
 export type TokenVerifier = ReturnType<typeof createTokenVerifier>;
+
+/** Auth's user and session ids are uuids; a signed token with anything else is no session of ours. */
+function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
 
 /** The bearer token of a request, if any; a malformed Authorization header is an error, not anonymity. */
 export function bearerToken(header: string | undefined): string | undefined {
