@@ -1,10 +1,10 @@
-// The timeouts each API role has in the database (`alter role anon set statement_timeout = '3s'`), which
-// PostgREST applies per request because `set role` does not: read from pg_db_role_setting and kept a minute,
-// as PostgREST keeps them until its schema cache reloads.
+// The settings each API role has in the database (`alter role anon set statement_timeout = '3s'`, `jit = off`),
+// which PostgREST applies per request because `set role` does not: read from pg_db_role_setting and kept a
+// minute, as PostgREST keeps them until its schema cache reloads.
 import type postgres from 'postgres';
 
 /** The settings the facade applies per transaction, as set_config(name, value, true). */
-const appliedSettings = ['statement_timeout', 'lock_timeout'];
+const appliedSettings = ['statement_timeout', 'lock_timeout', 'jit'];
 const keptMs = 60_000;
 
 export type RoleSettings = (role: string) => Promise<[string, string][]>;

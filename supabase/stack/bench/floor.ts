@@ -49,6 +49,9 @@ select jsonb_build_object(
     'banned', p.banned_at is not null,
     'created_at', p.created_at,
     'edited_at', p.edited_at,
+    'mentions', coalesce((select jsonb_agg(jsonb_build_object('id', u.id, 'username', u.username,
+        'display_name', u.display_name, 'avatar_url', u.avatar_url) order by u.username)
+      from public.post_mentions m join public.profiles u on u.id = m.user_id where m.post_id = p.id), '[]'::jsonb),
     'viewer', case when (select auth.uid()) is null then null
       else jsonb_build_object('liked', l.user_id is not null, 'is_author', p.author_id = (select auth.uid())) end
   ) order by p.n) filter (where p.n <= 20), '[]'::jsonb),

@@ -1,4 +1,5 @@
-// A caller as PostgREST runs one: a role, the JWT claims, and the role's statement timeout, all set with
+// A caller as PostgREST runs one: a role, the JWT claims, and the role's own settings (statement timeout, and
+// jit off for anon and authenticated: supabase/schemas/00_schemas_and_privileges.sql), all set with
 // set_config(..., true) at the start of the request's transaction (research/supabase-stack.md §4.2).
 export interface Identity {
   role: 'anon' | 'authenticated' | 'service_role';
@@ -19,5 +20,6 @@ export function identitySql(identity: Identity): string {
   const claims = JSON.stringify({ ...identity.claims, role: identity.role });
   return `select set_config('role', ${literal(identity.role)}, true), ` +
     `set_config('request.jwt.claims', ${literal(claims)}, true), ` +
-    `set_config('statement_timeout', ${literal(statementTimeout[identity.role])}, true)`;
+    `set_config('statement_timeout', ${literal(statementTimeout[identity.role])}, true)` +
+    (identity.role === 'service_role' ? '' : `, set_config('jit', 'off', true)`);
 }
