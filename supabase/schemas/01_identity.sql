@@ -110,17 +110,51 @@ revoke execute on function private.require_admin() from public;
 grant execute on function private.require_admin() to authenticated, service_role;
 comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller and 403 unless they are an admin.';
 
--- Keyset pagination: an opaque cursor naming the last row of a page by (time, id). Pages ask for the rows
--- below it, `(time, id) < (at, id)`, a condition their index serves (also in a generic plan).
+-- Keyset pagination: an opaque cursor naming the last row of a page by its sort key and id. Lists in time
+-- order ask for the rows below it, `(time, id) < (at, id)`, a condition their index serves (also in a
+-- generic plan); search pages do the same with (rank, id). The cursor is "<key>/<id>" in URL-safe base64.
+create function private.cursor_text(p_key text, p_id uuid)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select translate(encode(convert_to(p_key || '/' || p_id::text, 'UTF8'), 'base64'), E'+/=\n', '-_')
+$$;
+revoke execute on function private.cursor_text(text, uuid) from public;
+grant execute on function private.cursor_text(text, uuid) to anon, authenticated, service_role;
+comment on function private.cursor_text(text, uuid) is 'The opaque page cursor naming the row with sort key p_key (as text) and id p_id.';
+
+-- The id is the text's last 36 characters, so a key may hold any character (cursors made before the
+-- separator was '/' used '.', and still read).
+create function private.cursor_parts(p_cursor text, out key text, out id uuid)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_padded text := translate(p_cursor, '-_', '+/');
+  v_text text;
+begin
+  v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
+  v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
+  key := left(v_text, -37);
+  id := right(v_text, 36)::uuid;
+exception when others then
+  perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
+end;
+$$;
+revoke execute on function private.cursor_parts(text) from public;
+grant execute on function private.cursor_parts(text) to anon, authenticated, service_role;
+comment on function private.cursor_parts(text) is 'The sort key (as text) and id a cursor names; 400 for one this API did not make.';
+
 create function private.encode_cursor(p_at timestamptz, p_id uuid)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select translate(
-    encode(convert_to(((extract(epoch from p_at) * 1000000)::bigint)::text || '.' || p_id::text, 'UTF8'), 'base64'),
-    E'+/=\n', '-_')
+  select private.cursor_text(((extract(epoch from p_at) * 1000000)::bigint)::text, p_id)
 $$;
 revoke execute on function private.encode_cursor(timestamptz, uuid) from public;
 grant execute on function private.encode_cursor(timestamptz, uuid) to anon, authenticated, service_role;
@@ -132,8 +166,7 @@ immutable
 set search_path = ''
 as $$
 declare
-  v_text text;
-  v_padded text;
+  v_parts record;
 begin
   if p_cursor is null then
     -- Before the first row of any newest-first list: every (time, id) compares below it.
@@ -141,12 +174,10 @@ begin
     id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
     return;
   end if;
+  v_parts := private.cursor_parts(p_cursor);
+  id := v_parts.id;
   begin
-    v_padded := translate(p_cursor, '-_', '+/');
-    v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
-    v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
-    at := timestamptz 'epoch' + split_part(v_text, '.', 1)::bigint * interval '1 microsecond';
-    id := split_part(v_text, '.', 2)::uuid;
+    at := timestamptz 'epoch' + v_parts.key::bigint * interval '1 microsecond';
   exception when others then
     perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
   end;
@@ -156,6 +187,47 @@ revoke execute on function private.decode_cursor(text) from public;
 grant execute on function private.decode_cursor(text) to anon, authenticated, service_role;
 comment on function private.decode_cursor(text) is
   'The (at, id) a cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
+
+-- A search page's cursor names its last row by (rank, id); ranks are real numbers, written exactly as text.
+create function private.encode_rank_cursor(p_rank real, p_id uuid)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select private.cursor_text(p_rank::text, p_id)
+$$;
+revoke execute on function private.encode_rank_cursor(real, uuid) from public;
+grant execute on function private.encode_rank_cursor(real, uuid) to anon, authenticated, service_role;
+comment on function private.encode_rank_cursor(real, uuid) is 'The opaque cursor of a search page naming the row (p_rank, p_id).';
+
+create function private.decode_rank_cursor(p_cursor text, out rank real, out id uuid)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_parts record;
+begin
+  if p_cursor is null then
+    -- Before the first row: every (rank, id) compares below it.
+    rank := 'Infinity';
+    id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+    return;
+  end if;
+  v_parts := private.cursor_parts(p_cursor);
+  id := v_parts.id;
+  begin
+    rank := v_parts.key::real;
+  exception when others then
+    perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
+  end;
+end;
+$$;
+revoke execute on function private.decode_rank_cursor(text) from public;
+grant execute on function private.decode_rank_cursor(text) to anon, authenticated, service_role;
+comment on function private.decode_rank_cursor(text) is
+  'The (rank, id) a search cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
 
 create function private.page_limit(p_limit integer)
 returns integer

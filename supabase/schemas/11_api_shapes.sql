@@ -161,8 +161,9 @@ revoke execute on function private.comment_item(uuid) from public;
 grant execute on function private.comment_item(uuid) to anon, authenticated, service_role;
 comment on function private.comment_item(uuid) is 'A comment the caller may see, as JSON; null otherwise.';
 
--- One page of a list: `p_rows` holds up to limit + 1 entries {at, id, item} in list order; the extra one
--- only says that another page exists, whose cursor names the page's last entry.
+-- One page of a list: `p_rows` holds up to limit + 1 entries {at, id, item} (or {rank, id, item} for a
+-- search) in list order; the extra one only says that another page exists, whose cursor names the page's
+-- last entry.
 create function private.to_page(p_rows jsonb, p_limit integer)
 returns jsonb
 language sql
@@ -175,13 +176,16 @@ as $$
        from jsonb_array_elements(p_rows) with ordinality r
        where r.ordinality <= p_limit),
       '[]'::jsonb),
-    'next_cursor', case when jsonb_array_length(p_rows) > p_limit then private.encode_cursor(
-      (p_rows -> (p_limit - 1) ->> 'at')::timestamptz, (p_rows -> (p_limit - 1) ->> 'id')::uuid) end
+    'next_cursor', case when jsonb_array_length(p_rows) > p_limit then (
+      select case when last ? 'rank' then private.encode_rank_cursor((last ->> 'rank')::real, (last ->> 'id')::uuid)
+        else private.encode_cursor((last ->> 'at')::timestamptz, (last ->> 'id')::uuid) end
+      from (select p_rows -> (p_limit - 1) as last) l) end
   )
 $$;
 revoke execute on function private.to_page(jsonb, integer) from public;
 grant execute on function private.to_page(jsonb, integer) to anon, authenticated, service_role;
-comment on function private.to_page(jsonb, integer) is 'A page {items, next_cursor} from up to limit + 1 entries {at, id, item}.';
+comment on function private.to_page(jsonb, integer) is
+  'A page {items, next_cursor} from up to limit + 1 entries {at, id, item} or {rank, id, item}.';
 
 -- Lookups: a username, post or comment the caller may see, or 404.
 create function private.find_user(p_username text)

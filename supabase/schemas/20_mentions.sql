@@ -124,9 +124,13 @@ $$;
 revoke execute on function private.resolve_post_mentions() from public;
 comment on function private.resolve_post_mentions() is 'Trigger: resolves the mentions of a new or edited post, as its writer.';
 
+-- A new text without an `@` mentions nobody: its trigger does not run (most texts; it spares their writes
+-- the lookups). An edit always runs it, since it may take every mention out.
 create trigger resolve_post_mentions
 after insert on public.posts
-for each row execute function private.resolve_post_mentions();
+for each row
+when (strpos(new.body, '@') > 0)
+execute function private.resolve_post_mentions();
 
 create trigger resolve_edited_post_mentions
 after update of body on public.posts
@@ -149,4 +153,6 @@ comment on function private.resolve_comment_mentions() is 'Trigger: resolves the
 
 create trigger resolve_comment_mentions
 after insert on public.comments
-for each row execute function private.resolve_comment_mentions();
+for each row
+when (strpos(new.body, '@') > 0)
+execute function private.resolve_comment_mentions();

@@ -40,71 +40,6 @@ revoke execute on function private.search_text(text) from public;
 grant execute on function private.search_text(text) to anon, authenticated, service_role;
 comment on function private.search_text(text) is 'The search text trimmed; 400 unless 2 to 100 characters.';
 
--- A search page's cursor: the (rank, id) of its last row. Ranks are real numbers, written exactly as text.
-create function private.encode_rank_cursor(p_rank real, p_id uuid)
-returns text
-language sql
-immutable
-set search_path = ''
-as $$
-  select translate(encode(convert_to(p_rank::text || '/' || p_id::text, 'UTF8'), 'base64'), E'+/=\n', '-_')
-$$;
-revoke execute on function private.encode_rank_cursor(real, uuid) from public;
-grant execute on function private.encode_rank_cursor(real, uuid) to anon, authenticated, service_role;
-comment on function private.encode_rank_cursor(real, uuid) is 'The opaque cursor of a search page naming the row (p_rank, p_id).';
-
-create function private.decode_rank_cursor(p_cursor text, out rank real, out id uuid)
-language plpgsql
-immutable
-set search_path = ''
-as $$
-declare
-  v_padded text;
-  v_text text;
-begin
-  if p_cursor is null then
-    -- Before the first row: every (rank, id) compares below it.
-    rank := 'Infinity';
-    id := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
-    return;
-  end if;
-  begin
-    v_padded := translate(p_cursor, '-_', '+/');
-    v_padded := v_padded || repeat('=', (4 - length(v_padded) % 4) % 4);
-    v_text := convert_from(decode(v_padded, 'base64'), 'UTF8');
-    rank := split_part(v_text, '/', 1)::real;
-    id := split_part(v_text, '/', 2)::uuid;
-  exception when others then
-    perform private.fail(400, 'invalid_cursor', 'The cursor is not one this API returned');
-  end;
-end;
-$$;
-revoke execute on function private.decode_rank_cursor(text) from public;
-grant execute on function private.decode_rank_cursor(text) to anon, authenticated, service_role;
-comment on function private.decode_rank_cursor(text) is
-  'The (rank, id) a search cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
-
--- One page from up to limit + 1 entries {rank, id, item} in rank order (private.to_page, for ranks).
-create function private.to_ranked_page(p_rows jsonb, p_limit integer)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
-  select jsonb_build_object(
-    'items', coalesce(
-      (select jsonb_agg(r.value -> 'item' order by r.ordinality)
-       from jsonb_array_elements(p_rows) with ordinality r
-       where r.ordinality <= p_limit),
-      '[]'::jsonb),
-    'next_cursor', case when jsonb_array_length(p_rows) > p_limit then private.encode_rank_cursor(
-      (p_rows -> (p_limit - 1) ->> 'rank')::real, (p_rows -> (p_limit - 1) ->> 'id')::uuid) end
-  )
-$$;
-revoke execute on function private.to_ranked_page(jsonb, integer) from public;
-grant execute on function private.to_ranked_page(jsonb, integer) to anon, authenticated, service_role;
-comment on function private.to_ranked_page(jsonb, integer) is 'A search page {items, next_cursor} from up to limit + 1 entries {rank, id, item}.';
-
 -- Accounts whose username or display name starts with the text (rank 2 and 1 above the rest), or holds a
 -- word like it (pg_trgm word similarity, at least pg_trgm.word_similarity_threshold), ranked by that likeness.
 -- Every account, visible or not: the caller's query keeps the visible ones.
@@ -166,7 +101,9 @@ grant execute on function private.post_matches(text) to anon, authenticated, ser
 comment on function private.post_matches(text) is
   'Ids and ranks of the 1,000 newest posts whose body holds every word of the text, visible or not (read them through RLS).';
 
--- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them.
+-- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them. The matches
+-- of the one type asked for (the other branch of each union is dropped at once), read back through its item
+-- view, in rank order until the page is full.
 create function public.search(p_q text, p_type text, p_cursor text default null, p_limit integer default null)
 returns jsonb
 language plpgsql
@@ -179,36 +116,27 @@ declare
   v_after record := private.decode_rank_cursor(p_cursor);
   v_rows jsonb;
 begin
-  if p_type = 'users' then
-    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
-           order by x.rank desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select m.rank, m.id, i.item
-      from (select m.rank, m.id from private.account_matches(v_q) m
-            where (m.rank, m.id) < (v_after.rank, v_after.id)
-            order by m.rank desc, m.id desc offset 0) m
-      join private.profile_items i on i.id = m.id
-      order by m.rank desc, m.id desc
-      limit v_limit + 1
-    ) x;
-  elsif p_type = 'posts' then
-    select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
-           order by x.rank desc, x.id desc), '[]'::jsonb)
-    into v_rows
-    from (
-      select m.rank, m.id, i.item
-      from (select m.rank, m.id from private.post_matches(v_q) m
-            where (m.rank, m.id) < (v_after.rank, v_after.id)
-            order by m.rank desc, m.id desc offset 0) m
-      join private.post_items i on i.id = m.id
-      order by m.rank desc, m.id desc
-      limit v_limit + 1
-    ) x;
-  else
+  if p_type is distinct from 'users' and p_type is distinct from 'posts' then
     perform private.fail(400, 'invalid_search_type', 'Search for users or posts');
   end if;
-  return private.to_ranked_page(v_rows, v_limit);
+  select coalesce(jsonb_agg(jsonb_build_object('rank', x.rank, 'id', x.id, 'item', x.item)
+         order by x.rank desc, x.id desc), '[]'::jsonb)
+  into v_rows
+  from (
+    select m.rank, m.id, i.item
+    from (select m.rank, m.id
+          from (select a.rank, a.id from private.account_matches(v_q) a where p_type = 'users'
+                union all
+                select p.rank, p.id from private.post_matches(v_q) p where p_type = 'posts') m
+          where (m.rank, m.id) < (v_after.rank, v_after.id)
+          order by m.rank desc, m.id desc offset 0) m
+    cross join lateral (select u.item from private.profile_items u where p_type = 'users' and u.id = m.id
+                        union all
+                        select p.item from private.post_items p where p_type = 'posts' and p.id = m.id) i
+    order by m.rank desc, m.id desc
+    limit v_limit + 1
+  ) x;
+  return private.to_page(v_rows, v_limit);
 end;
 $$;
 revoke execute on function public.search(text, text, text, integer) from public;

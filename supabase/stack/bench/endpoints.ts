@@ -45,6 +45,13 @@ export function endpoints(f: Fixtures): Endpoint[] {
       name: 'GET /search users ("u12": ~1,100 matches)', kind: 'read', method: 'GET', path: '/search?q=u12&type=users',
       sql: `select public.search(p_q => 'u12', p_type => 'users')`,
     },
+    {
+      name: 'GET /search users ("u1": ~11,000 matches)', kind: 'read', method: 'GET', path: '/search?q=u1&type=users',
+      sql: `select public.search(p_q => 'u1', p_type => 'users')`,
+    },
+    {
+      name: 'GET /feed?limit=100', kind: 'read', method: 'GET', path: '/feed?limit=100', sql: 'select public.feed(p_limit => 100)',
+    },
     { name: 'GET /notifications', kind: 'read', method: 'GET', path: '/notifications', sql: 'select public.notifications()' },
     { name: 'POST /post/:id/like (toggle, one post)', kind: 'write', method: 'POST', path: `/post/${f.likedPostId}/like`, sql: `select public.like_post(p_post_id => ${liked})` },
     {

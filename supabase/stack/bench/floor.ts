@@ -1,40 +1,35 @@
-// The set-based floor of a user-posts page: the page public.user_posts returns (the same JSON), written by
-// hand as one query with joins and no per-row function. The owner's visibility, the viewer's close-friend
-// membership and the cursor are decided once (scalar subqueries the planner runs once), the page is one walk
-// of posts_author_idx, and the viewer's likes come from one join.
-// It runs as service_role (which bypasses row-level security: the query applies the rules itself) with the
+// Set-based floors: the pages public.user_posts and public.feed return (the same JSON), written by hand as
+// one query with joins and no per-row function. The caller's relations (the owner's or the followed
+// accounts' visibility, close-friend membership) and the cursor are decided once, the page is one index walk,
+// and the viewer's likes come from one join. They show what a page costs without row-level security.
+// They run as service_role (which bypasses row-level security: each query applies the rules itself) with the
 // reader's claims, so auth.uid() is the reader, as pgbench runs the API function.
 import { literal } from './endpoints.ts';
 
-export function floorSql(username: string, cursor?: string): string {
-  const after = cursor
-    ? `and (p.created_at, p.id) < (select c.at, c.id from private.decode_cursor(${literal(cursor)}) c)`
-    : '';
+export interface FloorCase {
+  /** The list and page, as the report prints it. */
+  name: string;
+  api: string;
+  floor: string;
+}
+
+const me = '(select auth.uid())';
+
+/** An account `o` is visible to the reader: themselves, or confirmed, not banned and no block either way. */
+const visibleAccount = `(o.id = ${me} or o.confirmed_at is not null and o.banned_at is null
+  and not exists (select 1 from public.blocks b
+    where (b.blocker_id = o.id and b.blocked_id = ${me}) or (b.blocker_id = ${me} and b.blocked_id = o.id)))`;
+
+/** The post `p` is visible, given that its author's activity is: the reader's own, or unbanned and shown to them. */
+const visiblePost = (listingMe: string) =>
+  `(p.author_id = ${me} or p.banned_at is null and (p.privacy = 'public' or p.privacy = 'close_friends' and ${listingMe}))`;
+
+const below = (cursor?: string) =>
+  cursor ? `and (p.created_at, p.id) < (select c.at, c.id from private.decode_cursor(${literal(cursor)}) c)` : '';
+
+/** The page {items, next_cursor} of `page` (rows p with n = position, limit + 1 at most) joined to `authors` o. */
+function pageJson(limit: number): string {
   return `
-with owner as materialized (
-  select o.*, exists (select 1 from public.close_friends c
-    where c.owner_id = o.id and c.friend_id = (select auth.uid())) as viewer_is_close_friend
-  from public.profiles o
-  where o.username = ${literal(username)}
-    and (o.id = (select auth.uid()) or o.confirmed_at is not null and o.banned_at is null
-      and not exists (select 1 from public.blocks b
-        where (b.blocker_id = o.id and b.blocked_id = (select auth.uid()))
-           or (b.blocker_id = (select auth.uid()) and b.blocked_id = o.id))
-      and (not o.is_private or exists (select 1 from public.follows f
-        where f.follower_id = (select auth.uid()) and f.followee_id = o.id and f.status = 'accepted')))
-),
-page as (
-  select p.*, row_number() over (order by p.created_at desc, p.id desc) as n
-  from (
-    select p.* from public.posts p
-    where p.author_id = (select o.id from owner o)
-      and (p.author_id = (select auth.uid()) or p.banned_at is null
-        and (p.privacy = 'public' or p.privacy = 'close_friends' and (select o.viewer_is_close_friend from owner o)))
-      ${after}
-    order by p.created_at desc, p.id desc
-    limit 21
-  ) p
-)
 select jsonb_build_object(
   'items', coalesce(jsonb_agg(jsonb_build_object(
     'id', p.id,
@@ -52,12 +47,58 @@ select jsonb_build_object(
     'mentions', coalesce((select jsonb_agg(jsonb_build_object('id', u.id, 'username', u.username,
         'display_name', u.display_name, 'avatar_url', u.avatar_url) order by u.username)
       from public.post_mentions m join public.profiles u on u.id = m.user_id where m.post_id = p.id), '[]'::jsonb),
-    'viewer', case when (select auth.uid()) is null then null
-      else jsonb_build_object('liked', l.user_id is not null, 'is_author', p.author_id = (select auth.uid())) end
-  ) order by p.n) filter (where p.n <= 20), '[]'::jsonb),
-  'next_cursor', case when count(*) > 20
-    then (select private.encode_cursor(q.created_at, q.id) from page q where q.n = 20) end
+    'viewer', case when ${me} is null then null
+      else jsonb_build_object('liked', l.user_id is not null, 'is_author', p.author_id = ${me}) end
+  ) order by p.n) filter (where p.n <= ${limit}), '[]'::jsonb),
+  'next_cursor', case when count(*) > ${limit}
+    then (select private.encode_cursor(q.created_at, q.id) from page q where q.n = ${limit}) end
 )
-from page p cross join owner o
-left join public.post_likes l on l.post_id = p.id and l.user_id = (select auth.uid())`;
+from page p join authors o on o.id = p.author_id
+left join public.post_likes l on l.post_id = p.id and l.user_id = ${me}`;
+}
+
+/** The posts of one account, as public.user_posts returns them (20 a page). */
+export function userPostsFloorSql(username: string, cursor?: string): string {
+  return `
+with authors as materialized (
+  select o.*, exists (select 1 from public.close_friends c where c.owner_id = o.id and c.friend_id = ${me}) as listing_me
+  from public.profiles o
+  where o.username = ${literal(username)} and ${visibleAccount}
+    and (not o.is_private or o.id = ${me} or exists (select 1 from public.follows f
+      where f.follower_id = ${me} and f.followee_id = o.id and f.status = 'accepted'))
+),
+page as (
+  select p.*, row_number() over (order by p.created_at desc, p.id desc) as n
+  from (
+    select p.* from public.posts p
+    where p.author_id = (select o.id from authors o)
+      and ${visiblePost('(select o.listing_me from authors o)')}
+      ${below(cursor)}
+    order by p.created_at desc, p.id desc
+    limit 21
+  ) p
+)${pageJson(20)}`;
+}
+
+/** The reader's home feed, as public.feed returns it: followed (accepted) and own posts, `limit` a page. */
+export function feedFloorSql(limit: number, cursor?: string): string {
+  return `
+with authors as materialized (
+  select o.*, exists (select 1 from public.close_friends c where c.owner_id = o.id and c.friend_id = ${me}) as listing_me
+  from public.profiles o
+  where (o.id = ${me} or o.id in (select f.followee_id from public.follows f
+      where f.follower_id = ${me} and f.status = 'accepted'))
+    and ${visibleAccount}
+),
+page as (
+  select p.*, row_number() over (order by p.created_at desc, p.id desc) as n
+  from (
+    select p.* from public.posts p
+    where p.author_id = any (array(select o.id from authors o))
+      and ${visiblePost('p.author_id = any (array(select o.id from authors o where o.listing_me))')}
+      ${below(cursor)}
+    order by p.created_at desc, p.id desc
+    limit ${limit + 1}
+  ) p
+)${pageJson(limit)}`;
 }

@@ -1,6 +1,7 @@
 // The scale benchmark's result as one markdown document: printed at the end and written to
 // .local/bench/scale-<timestamp>.md.
 import type { Load } from './load.ts';
+import type { NotificationCost } from './notification-cost.ts';
 import type { SeedStep } from './seed.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 
@@ -27,6 +28,7 @@ export interface Report {
   fixtures: Record<string, number | string>;
   endpoints: EndpointResult[];
   counters: string[];
+  notificationCost: NotificationCost[];
   floor: FloorResult[];
   floorSameJson: boolean;
   queries: Array<{ name: string; anon: string; authenticated: string }>;
@@ -60,14 +62,25 @@ export function markdown(r: Report): string {
   }
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
   lines.push(
-    '## Set-based floor of the user-posts page (pgbench, as the reader)', '',
-    `The floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} public.user_posts on both pages. ` +
-      'ratio = API function p50 ÷ floor p50.', '',
-    '| page | user_posts 1c tps | p50 | p99 | floor 1c tps | p50 | p99 | ratio p50 | notes |', '|---|' + '---:|'.repeat(7) + '---|',
+    '## What notifying costs the write paths (pgbench)', '',
+    'tps of each turn with the notification and mention triggers disabled (off) and enabled (on), in turns off, on, off, on; ' +
+      'kept = mean on ÷ mean off (the target: at least ×0.80).', '',
+    '| endpoint | clients | off tps | on tps | kept |', '|---|---:|---:|---:|---:|',
+  );
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  for (const n of r.notificationCost) {
+    lines.push(`| ${n.name} | ${n.clients} | ${n.off.map(perSecond).join(', ')} | ${n.on.map(perSecond).join(', ')} | ${ratio(mean(n.on), mean(n.off))} |`);
+  }
+  lines.push('');
+  lines.push(
+    '## Set-based floors of the user-posts page and the feed (pgbench, as the reader)', '',
+    `Each floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} its API function (public.user_posts, public.feed). ` +
+      'ratio = floor p50 ÷ API function p50 (the share of the floor\'s speed the API keeps).', '',
+    '| list, page | API 1c tps | p50 | p99 | floor 1c tps | p50 | p99 | ratio p50 | notes |', '|---|' + '---:|'.repeat(7) + '---|',
   );
   for (const f of r.floor) {
     const notes = [f.api.failed && `API: ${f.api.failed}`, f.floor.failed && `floor: ${f.floor.failed}`].filter(Boolean).join('; ');
-    lines.push(`| ${f.page} | ${[...cell(f.api), ...cell(f.floor)].join(' | ')} | ${ratio(f.api.p50, f.floor.p50)} | ${notes} |`);
+    lines.push(`| ${f.page} | ${[...cell(f.api), ...cell(f.floor)].join(' | ')} | ${ratio(f.floor.p50, f.api.p50)} | ${notes} |`);
   }
   lines.push(
     '', '## supabase-js-shaped queries (row-level security on every row read)', '',

@@ -1,7 +1,7 @@
 // `npm run bench:scale`: the scale benchmark (README "Scale benchmark"). Its own stack (profile `bench`,
 // ports +2000, data in .local/bench), a social network seeded with SQL (100k users, 1M posts, 5M likes, 2M
 // follows, 1M comments at BENCH_SCALE=1), then figures: the time of private.recount_counters(), each endpoint
-// through the facade (wrk) and its SQL function alone (pgbench), a set-based floor of the user-posts page,
+// through the facade (wrk) and its SQL function alone (pgbench), set-based floors of the user-posts page and the feed,
 // and supabase-js-shaped queries as anon and as a signed-in user. Figures, not pass or fail.
 //   --keep  reuse the seeded bench database of an earlier run (no reseeding)
 import { existsSync } from 'node:fs';
@@ -12,10 +12,11 @@ import { info, step, warn } from '../log.ts';
 import { pgBinDir, queryValue, roleUrl } from '../postgres.ts';
 import { type Stack, up } from '../stack.ts';
 import { type Driver, signUpDrivers } from './drivers.ts';
-import { type Endpoint, endpoints, userPostsSql } from './endpoints.ts';
+import { type Endpoint, endpoints, literal, userPostsSql } from './endpoints.ts';
 import { applyReaderFixtures, findFixtures, type Fixtures } from './fixtures.ts';
-import { floorSql } from './floor.ts';
+import { feedFloorSql, type FloorCase, userPostsFloorSql } from './floor.ts';
 import { anonIdentity, type Identity, identitySql } from './identity.ts';
+import { measureNotificationCost } from './notification-cost.ts';
 import { runPgbench } from './pgbench.ts';
 import { type EndpointResult, type FloorResult, markdown, type Report } from './report.ts';
 import { tableQueries, timeQuery } from './queries.ts';
@@ -147,24 +148,34 @@ async function checkCounters(root: postgres.Sql, f: Fixtures): Promise<string[]>
   ];
 }
 
-/** The floor against public.user_posts, page 1 and the deep page, one client (the per-row cost is the question). */
-async function measureFloor(c: Context, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
+/** The pages measured against their floors: the celebrity's posts (page 1 and the deep page), the reader's feed. */
+function floorCases(f: Fixtures, feedPage2Cursor: string): FloorCase[] {
+  return [
+    { name: 'user_posts, page 1', api: userPostsSql('celebrity'), floor: userPostsFloorSql('celebrity') },
+    { name: `user_posts, page ${f.deepPage}`, api: userPostsSql('celebrity', f.deepCursor), floor: userPostsFloorSql('celebrity', f.deepCursor) },
+    { name: 'feed, page 1', api: 'select public.feed()', floor: feedFloorSql(20) },
+    { name: 'feed, page 2', api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`, floor: feedFloorSql(20, feedPage2Cursor) },
+    { name: 'feed, page 1 of 100', api: 'select public.feed(p_limit => 100)', floor: feedFloorSql(100) },
+  ];
+}
+
+/** Each API function against its floor, one client (the per-row cost is the question); and whether their JSON is the same. */
+async function measureFloors(c: Context, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
   const asReader: Identity = { role: 'service_role', claims: c.reader.identity.claims };
   const answer = (identity: Identity, sql: string) => authenticator.begin(async (tx) => {
     await tx.unsafe(identitySql(identity));
     const [row] = await tx.unsafe(sql);
     return JSON.stringify(Object.values(row)[0]);
   });
-  const pages = [['1', undefined], [String(f.deepPage), f.deepCursor]] as const;
+  const feedPage1 = JSON.parse(await answer(c.reader.identity, 'select public.feed()'));
+  const cases = floorCases(f, feedPage1.next_cursor);
   let sameJson = true;
-  for (const [, cursor] of pages) {
-    sameJson &&= await answer(c.reader.identity, userPostsSql('celebrity', cursor)) === await answer(asReader, floorSql('celebrity', cursor));
-  }
+  for (const one of cases) sameJson &&= await answer(c.reader.identity, one.api) === await answer(asReader, one.floor);
   const load = (sql: string, identity: Identity) =>
     runPgbench({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds }, c.pgbench, c.scratch);
   const rows: FloorResult[] = [];
-  for (const [page, cursor] of pages) {
-    rows.push({ page, api: await load(userPostsSql('celebrity', cursor), c.reader.identity), floor: await load(floorSql('celebrity', cursor), asReader) });
+  for (const one of cases) {
+    rows.push({ page: one.name, api: await load(one.api, c.reader.identity), floor: await load(one.floor, asReader) });
   }
   return { rows, sameJson };
 }
@@ -221,7 +232,11 @@ export async function scaleBench(args: string[]): Promise<void> {
       for (const endpoint of endpoints(fixtures)) results.push(await measureEndpoint(c, endpoint));
     });
     const counters = await checkCounters(root, fixtures);
-    const floor = await step('set-based floor of the user-posts page', () => measureFloor(c, authenticator, fixtures));
+    const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
+    const notificationCost = await step('the write paths with and without their notification triggers', () =>
+      measureNotificationCost(root, writes, [1, 16], (endpoint, clients) =>
+        runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities: drivers.map((d) => d.identity), clients, seconds: s.seconds }, c.pgbench, c.scratch)));
+    const floor = await step('set-based floors of the user-posts page and the feed', () => measureFloors(c, authenticator, fixtures));
     const queries = await step('supabase-js-shaped queries', async () => {
       const rows = [];
       for (const query of tableQueries(fixtures)) {
@@ -241,6 +256,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       fixtures: { ...fixtures.sizes, 'deep page': fixtures.deepPage },
       endpoints: results,
       counters,
+      notificationCost,
       floor: floor.rows,
       floorSameJson: floor.sameJson,
       queries,
