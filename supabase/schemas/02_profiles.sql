@@ -95,9 +95,13 @@ create table public.profiles (
 alter table public.profiles enable row level security;
 -- The admins' list of banned accounts, in ban order (like banned posts): each page is a keyset read.
 create index profiles_banned_idx on public.profiles (banned_at desc, id desc) where banned_at is not null;
--- Search by username and display name, by prefix (LIKE, ILIKE) and by likeness (word similarity).
+-- Search by likeness: names holding a word like the text (pg_trgm word similarity, private.account_matches).
 create index profiles_username_trgm_idx on public.profiles using gin (username extensions.gin_trgm_ops);
 create index profiles_display_name_trgm_idx on public.profiles using gin (display_name extensions.gin_trgm_ops);
+-- Names starting with a text, the shortest first (private.account_matches): by length, then in byte order,
+-- so each length's matches are one range; the id is included so the range is read from the index alone.
+create index profiles_username_prefix_idx on public.profiles (char_length(username), (username collate "C")) include (id);
+create index profiles_display_name_prefix_idx on public.profiles (char_length(display_name), (lower(display_name) collate "C")) include (id);
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
 comment on column public.profiles.id is 'The Supabase Auth user id; the profile goes with the user.';

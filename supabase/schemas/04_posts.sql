@@ -50,7 +50,11 @@ create table public.posts (
   -- The `simple` configuration: words as written, lowercased, in any language; no stemming, no stop words.
   body_search tsvector not null generated always as (to_tsvector('simple', body)) stored,
   constraint posts_media_in_own_folder check (private.all_in_own_folder(author_id, media))
-);
+)
+-- A tenth of each page kept free for the new versions of rows whose counters change (a like, a comment):
+-- they stay on their page (HOT updates, no index touched), so the table keeps the time order it was
+-- written in, and a newest-first walk (feed, search, direct lists) reads neighbouring rows.
+with (fillfactor = 90);
 alter table public.posts enable row level security;
 -- Who may read a media object: the posts that reference it (private.may_read_media).
 create index posts_media_idx on public.posts using gin (media);

@@ -15,7 +15,8 @@
 -- Pages: keyset on (rank desc, id desc), the cursor naming the last row's (rank, id). The matches are ranked
 -- and sorted on every page (a text search has no index in rank order); then the page reads them in that order
 -- through the item view and stops at its limit (`offset 0` keeps the sort before the join, so only the rows
--- read are checked against the policies). The cost grows with the number of matches, not with the table.
+-- read are checked against the policies). Each finder returns a bounded number of matches (at most 600
+-- accounts, 1,000 posts), so a page costs about the same whatever the text and the size of the network.
 
 -- The text to search for, trimmed: 2 to 100 characters.
 create function private.search_text(p_q text)
@@ -40,9 +41,16 @@ revoke execute on function private.search_text(text) from public;
 grant execute on function private.search_text(text) to anon, authenticated, service_role;
 comment on function private.search_text(text) is 'The search text trimmed; 400 unless 2 to 100 characters.';
 
--- Accounts whose username or display name starts with the text (rank 2 and 1 above the rest), or holds a
--- word like it (pg_trgm word similarity, at least pg_trgm.word_similarity_threshold), ranked by that likeness.
--- Every account, visible or not: the caller's query keeps the visible ones.
+-- Accounts like the text, at most 200 found each way, so that the cost stays flat however many names match
+-- (a common first name, or two characters, match thousands):
+--   * usernames starting with it, the shortest first ("ann" before "anna" before "annabel"): each length is
+--     one range of profiles_username_prefix_idx, read in order until 200 are found;
+--   * display names starting with it, in any case, the shortest first (profiles_display_name_prefix_idx);
+--   * when those two find fewer than 200 together: names holding a word like it (pg_trgm word similarity, at
+--     least pg_trgm.word_similarity_threshold; GIN trigram indexes), up to 200.
+-- Ranked: a username prefix 2 + the share of the name the text covers (the shorter name, the closer), a
+-- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Every account, visible or not: the caller's
+-- query keeps the visible ones.
 create function private.account_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
@@ -52,23 +60,52 @@ rows 200
 set search_path = ''
 as $$
 declare
-  v_prefix text := replace(replace(replace(lower(p_q), '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  v_lower text := lower(p_q);
+  v_prefix text := replace(replace(replace(v_lower, '\', '\\'), '%', '\%'), '_', '\_') || '%';
+  -- Names starting with v_lower lie from v_lower up to it followed by the greatest character (byte order).
+  v_after text := v_lower || chr(1114111);
+  v_names uuid[] := '{}';
+  v_display uuid[] := '{}';
+  v_alike uuid[] := '{}';
 begin
+  for v_length in char_length(v_lower) .. 30 loop
+    v_names := v_names || array(
+      select p.id from public.profiles p
+      where char_length(p.username) = v_length
+        and (p.username collate "C") >= v_lower and (p.username collate "C") < v_after
+      order by (p.username collate "C")
+      limit 200 - cardinality(v_names));
+    exit when cardinality(v_names) >= 200;
+  end loop;
+  for v_length in char_length(v_lower) .. 50 loop
+    v_display := v_display || array(
+      select p.id from public.profiles p
+      where char_length(p.display_name) = v_length
+        and (lower(p.display_name) collate "C") >= v_lower and (lower(p.display_name) collate "C") < v_after
+      order by (lower(p.display_name) collate "C")
+      limit 200 - cardinality(v_display));
+    exit when cardinality(v_display) >= 200;
+  end loop;
+  if cardinality(v_names) + cardinality(v_display) < 200 then
+    v_alike := array(
+      select p.id from public.profiles p
+      where p_q operator(extensions.<%) p.username or p_q operator(extensions.<%) p.display_name
+      limit 200);
+  end if;
   return query
     select p.id,
-      (case when p.username like v_prefix then 2 when p.display_name ilike v_prefix then 1 else 0 end
-        + greatest(extensions.word_similarity(p_q, p.username), extensions.word_similarity(p_q, p.display_name)))::real
+      (case when p.username like v_prefix then 2 + char_length(v_lower)::real / char_length(p.username)
+            when lower(p.display_name) like v_prefix then 1 + char_length(v_lower)::real / char_length(p.display_name)
+            else greatest(extensions.word_similarity(p_q, p.username), extensions.word_similarity(p_q, p.display_name))
+       end)::real
     from public.profiles p
-    where p.username like v_prefix
-       or p.display_name ilike v_prefix
-       or p_q operator(extensions.<%) p.username
-       or p_q operator(extensions.<%) p.display_name;
+    where p.id = any (v_names || v_display || v_alike);
 end;
 $$;
 revoke execute on function private.account_matches(text) from public;
 grant execute on function private.account_matches(text) to anon, authenticated, service_role;
 comment on function private.account_matches(text) is
-  'Ids and ranks of the accounts whose names start with or resemble the text, visible or not (read them through RLS).';
+  'Ids and ranks of up to 200 accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it; visible or not (read them through RLS).';
 
 -- Posts whose body holds every word of the text, ranked by ts_rank: the 1,000 newest such posts, so that a
 -- common word costs what a rare one does. The planner picks per call (custom plans: it must see the words)

@@ -33,6 +33,31 @@ describe.skipIf(!authIsRunning)('search', () => {
     expect((await rpc(anon, 'search', { p_q: word, p_type: 'users' })).items[0]).toMatchObject({ username: byName.username, viewer: null });
   });
 
+  it('finds usernames starting with the text shortest first, and at most 200 of them however many match', async () => {
+    const word = uniqueWord();
+    // 250 confirmed accounts <word>0 … <word>249, written into Auth's table as a bulk import would.
+    await asRoot`
+      insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+        ${word} || n || '@example.test', now(), '{"provider": "email", "providers": ["email"]}',
+        jsonb_build_object('username', ${word} || n), now(), now()
+      from generate_series(0, 249) n`;
+    const reader = await createAccount('reader');
+    const found: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: { username: string }[]; next_cursor: string | null } =
+        await rpc(reader, 'search', { p_q: word, p_type: 'users', p_limit: 100, ...(cursor ? { p_cursor: cursor } : {}) });
+      found.push(...page.items.map((user) => user.username));
+      cursor = page.next_cursor;
+    } while (cursor);
+    const named = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${word}${from + i}`);
+    // The ten one-digit names first, then the two-digit ones; of the three-digit ones, the first hundred in order.
+    expect(found.slice(0, 10).sort()).toEqual(named(0, 9).sort());
+    expect(found.slice(10, 100).sort()).toEqual(named(10, 99).sort());
+    expect(found.slice(100).sort()).toEqual(named(100, 199).sort());
+  });
+
   it('finds posts holding every word, whatever the case, best ranked first', async () => {
     const [word, other] = [uniqueWord(), uniqueWord()];
     const author = await createAccount('author');

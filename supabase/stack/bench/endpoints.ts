@@ -50,6 +50,10 @@ export function endpoints(f: Fixtures): Endpoint[] {
       sql: `select public.search(p_q => 'u1', p_type => 'users')`,
     },
     {
+      name: 'GET /search users ("user": every display name)', kind: 'read', method: 'GET', path: '/search?q=user&type=users',
+      sql: `select public.search(p_q => 'user', p_type => 'users')`,
+    },
+    {
       name: 'GET /feed?limit=100', kind: 'read', method: 'GET', path: '/feed?limit=100', sql: 'select public.feed(p_limit => 100)',
     },
     { name: 'GET /notifications', kind: 'read', method: 'GET', path: '/notifications', sql: 'select public.notifications()' },

@@ -15,10 +15,13 @@ export interface FloorCase {
 
 const me = '(select auth.uid())';
 
-/** An account `o` is visible to the reader: themselves, or confirmed, not banned and no block either way. */
+/**
+ * An account `o` is visible to the reader: themselves, or confirmed, not banned and no block either way (the
+ * reader's blocks are one set, hashed once per query).
+ */
 const visibleAccount = `(o.id = ${me} or o.confirmed_at is not null and o.banned_at is null
-  and not exists (select 1 from public.blocks b
-    where (b.blocker_id = o.id and b.blocked_id = ${me}) or (b.blocker_id = ${me} and b.blocked_id = o.id)))`;
+  and o.id not in (select b.blocked_id from public.blocks b where b.blocker_id = ${me}
+    union all select b.blocker_id from public.blocks b where b.blocked_id = ${me}))`;
 
 /** The post `p` is visible, given that its author's activity is: the reader's own, or unbanned and shown to them. */
 const visiblePost = (listingMe: string) =>
@@ -80,25 +83,24 @@ page as (
 )${pageJson(20)}`;
 }
 
-/** The reader's home feed, as public.feed returns it: followed (accepted) and own posts, `limit` a page. */
-export function feedFloorSql(limit: number, cursor?: string): string {
+/**
+ * The reader's home feed, as public.feed returns it: followed (accepted) and own posts, `limit` a page.
+ * `authors` are the accounts the reader follows and the reader, given as a constant array: public.feed
+ * computes that array first and plans its query for it (a custom plan), so the planner sees the same value.
+ */
+export function feedFloorSql(authors: string[], limit: number, cursor?: string): string {
   return `
-with authors as materialized (
-  select o.*, exists (select 1 from public.close_friends c where c.owner_id = o.id and c.friend_id = ${me}) as listing_me
-  from public.profiles o
-  where (o.id = ${me} or o.id in (select f.followee_id from public.follows f
-      where f.follower_id = ${me} and f.status = 'accepted'))
-    and ${visibleAccount}
-),
-page as (
+with page as (
   select p.*, row_number() over (order by p.created_at desc, p.id desc) as n
   from (
     select p.* from public.posts p
-    where p.author_id = any (array(select o.id from authors o))
-      and ${visiblePost('p.author_id = any (array(select o.id from authors o where o.listing_me))')}
+    where p.author_id = any (${literal(`{${authors.join(',')}}`)}::uuid[])
+      and ${visiblePost(`p.author_id in (select c.owner_id from public.close_friends c where c.friend_id = ${me})`)}
+      and exists (select 1 from public.profiles o where o.id = p.author_id and ${visibleAccount})
       ${below(cursor)}
     order by p.created_at desc, p.id desc
     limit ${limit + 1}
   ) p
-)${pageJson(limit)}`;
+),
+authors as (select o.* from public.profiles o where o.id in (select p.author_id from page p))${pageJson(limit)}`;
 }

@@ -20,6 +20,7 @@ export function identitySql(identity: Identity): string {
   const claims = JSON.stringify({ ...identity.claims, role: identity.role });
   return `select set_config('role', ${literal(identity.role)}, true), ` +
     `set_config('request.jwt.claims', ${literal(claims)}, true), ` +
-    `set_config('statement_timeout', ${literal(statementTimeout[identity.role])}, true)` +
-    (identity.role === 'service_role' ? '' : `, set_config('jit', 'off', true)`);
+    `set_config('statement_timeout', ${literal(statementTimeout[identity.role])}, true), ` +
+    // service_role runs only the set-based floors here: without JIT, like the API functions they are measured against.
+    `set_config('jit', 'off', true)`;
 }

@@ -46,7 +46,7 @@ function settings(args: string[]): Settings {
     scale: number('BENCH_SCALE', 1),
     seconds: number('BENCH_SECONDS', 5),
     recountCapSeconds: number('BENCH_RECOUNT_CAP', 300),
-    drivers: Math.round(number('BENCH_DRIVERS', 16)),
+    drivers: Math.max(2, Math.round(number('BENCH_DRIVERS', 16))), // the reader and at least one writer
   };
 }
 
@@ -110,11 +110,12 @@ interface Context {
   pgbench: string;
   scratch: string;
   reader: Driver;
-  drivers: Driver[];
+  /** The other drivers: the reader writes nothing, so its feed and lists stay as seeded, run after run. */
+  writers: Driver[];
 }
 
 async function measureEndpoint(c: Context, endpoint: Endpoint): Promise<EndpointResult> {
-  const callers = endpoint.kind === 'read' ? [c.reader] : c.drivers;
+  const callers = endpoint.kind === 'read' ? [c.reader] : c.writers;
   const tokens = callers.map((d) => d.accessToken);
   const identities = callers.map((d) => d.identity);
   const note = await probe(`${c.stack.urls.functions}/api`, endpoint, c.reader.accessToken);
@@ -149,18 +150,18 @@ async function checkCounters(root: postgres.Sql, f: Fixtures): Promise<string[]>
 }
 
 /** The pages measured against their floors: the celebrity's posts (page 1 and the deep page), the reader's feed. */
-function floorCases(f: Fixtures, feedPage2Cursor: string): FloorCase[] {
+function floorCases(f: Fixtures, feedAuthors: string[], feedPage2Cursor: string): FloorCase[] {
   return [
     { name: 'user_posts, page 1', api: userPostsSql('celebrity'), floor: userPostsFloorSql('celebrity') },
     { name: `user_posts, page ${f.deepPage}`, api: userPostsSql('celebrity', f.deepCursor), floor: userPostsFloorSql('celebrity', f.deepCursor) },
-    { name: 'feed, page 1', api: 'select public.feed()', floor: feedFloorSql(20) },
-    { name: 'feed, page 2', api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`, floor: feedFloorSql(20, feedPage2Cursor) },
-    { name: 'feed, page 1 of 100', api: 'select public.feed(p_limit => 100)', floor: feedFloorSql(100) },
+    { name: 'feed, page 1', api: 'select public.feed()', floor: feedFloorSql(feedAuthors, 20) },
+    { name: 'feed, page 2', api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`, floor: feedFloorSql(feedAuthors, 20, feedPage2Cursor) },
+    { name: 'feed, page 1 of 100', api: 'select public.feed(p_limit => 100)', floor: feedFloorSql(feedAuthors, 100) },
   ];
 }
 
 /** Each API function against its floor, one client (the per-row cost is the question); and whether their JSON is the same. */
-async function measureFloors(c: Context, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
+async function measureFloors(c: Context, root: postgres.Sql, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
   const asReader: Identity = { role: 'service_role', claims: c.reader.identity.claims };
   const answer = (identity: Identity, sql: string) => authenticator.begin(async (tx) => {
     await tx.unsafe(identitySql(identity));
@@ -168,7 +169,9 @@ async function measureFloors(c: Context, authenticator: postgres.Sql, f: Fixture
     return JSON.stringify(Object.values(row)[0]);
   });
   const feedPage1 = JSON.parse(await answer(c.reader.identity, 'select public.feed()'));
-  const cases = floorCases(f, feedPage1.next_cursor);
+  const followees = await root`
+    select f.followee_id as id from public.follows f where f.follower_id = ${c.reader.id} and f.status = 'accepted'`;
+  const cases = floorCases(f, [c.reader.id, ...followees.map((row) => row.id as string)], feedPage1.next_cursor);
   let sameJson = true;
   for (const one of cases) sameJson &&= await answer(c.reader.identity, one.api) === await answer(asReader, one.floor);
   const load = (sql: string, identity: Identity) =>
@@ -226,8 +229,9 @@ export async function scaleBench(args: string[]): Promise<void> {
     const recount = await step('select private.recount_counters()', () => timeRecount(root, s.recountCapSeconds));
     info(`recount_counters: ${recount}`);
     const fixtures = await findFixtures(root, authenticator, reader);
-    const c: Context = { stack, s, authenticatorUrl, pgbench: join(pgBinDir(), 'pgbench'), scratch, reader, drivers };
+    const c: Context = { stack, s, authenticatorUrl, pgbench: join(pgBinDir(), 'pgbench'), scratch, reader, writers: drivers.slice(1) };
     const results: EndpointResult[] = [];
+    const floor = await step('set-based floors of the user-posts page and the feed', () => measureFloors(c, root, authenticator, fixtures));
     await step('endpoints: facade and SQL function', async () => {
       for (const endpoint of endpoints(fixtures)) results.push(await measureEndpoint(c, endpoint));
     });
@@ -235,8 +239,7 @@ export async function scaleBench(args: string[]): Promise<void> {
     const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
     const notificationCost = await step('the write paths with and without their notification triggers', () =>
       measureNotificationCost(root, writes, [1, 16], (endpoint, clients) =>
-        runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities: drivers.map((d) => d.identity), clients, seconds: s.seconds }, c.pgbench, c.scratch)));
-    const floor = await step('set-based floors of the user-posts page and the feed', () => measureFloors(c, authenticator, fixtures));
+        runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities: c.writers.map((d) => d.identity), clients, seconds: s.seconds }, c.pgbench, c.scratch)));
     const queries = await step('supabase-js-shaped queries', async () => {
       const rows = [];
       for (const query of tableQueries(fixtures)) {

@@ -1,8 +1,6 @@
 -- Posts over two years in all three privacies (80 % public, 15 % close friends, 5 % private): the crowd's,
 -- spread over its members by a multiplicative hash; the celebrity's (enough for page 1000); the diarist's
 -- (all in the last 365 days, for the calendar); and the hot author's two (many likes, many comments).
--- Written in time order, as a live network writes its posts: the table's pages then follow created_at, as
--- a real table's do, and a newest-first walk (feed, search, supabase-js lists) reads neighbouring rows.
 \ir sizes.sql
 insert into public.posts (id, author_id, body, privacy, day, created_at)
 select pg_temp.bench_id(kind, n), author, kind || ' post ' || n,
@@ -22,4 +20,4 @@ from (
   select 'hot', n, pg_temp.bench_id('user', 3), now() - (n + 1) * interval '1 day'
   from generate_series(0, 1) n
 ) p
-order by at;
+order by 1;
