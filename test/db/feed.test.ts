@@ -63,6 +63,37 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     expect(await feedBodies(reader)).toEqual([]);
   });
 
+  it('keeps the same rules for a reader following more than 100 accounts (the feed then walks all posts by time)', async () => {
+    const word = `w${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await asRoot`
+      insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+        ${word} || n || '@example.test', now(), '{"provider": "email", "providers": ["email"]}',
+        jsonb_build_object('username', ${word} || n), now(), now()
+      from generate_series(1, 120) n`;
+    const reader = await createAccount('reader');
+    const author = await createAccount('author');
+    const blocker = await createAccount('blocker');
+    const stranger = await createAccount('stranger');
+    await asRoot`
+      insert into public.follows (follower_id, followee_id)
+      select ${reader.id}, p.id from public.profiles p where p.username like ${word + '%'}`;
+    for (const followed of [author, blocker]) await rpc(reader, 'follow', { p_username: followed.username });
+    await rpc(author, 'create_post', { p_body: 'for everyone' });
+    await rpc(author, 'create_post', { p_body: 'for close friends', p_privacy: 'close_friends' });
+    await rpc(author, 'create_post', { p_body: 'for me', p_privacy: 'private' });
+    await rpc(blocker, 'create_post', { p_body: 'by blocker' });
+    await rpc(stranger, 'create_post', { p_body: 'by stranger' });
+    await rpc(reader, 'create_post', { p_body: 'mine' });
+    expect((await rpc(reader, 'me')).following_count).toBe(122);
+    expect(await feedBodies(reader)).toEqual(['mine', 'by blocker', 'for everyone']);
+    await rpc(blocker, 'block', { p_username: reader.username });
+    expect(await feedBodies(reader)).toEqual(['mine', 'for everyone']);
+    const first = await rpc(reader, 'feed', { p_limit: 1 });
+    expect(first.items.map((post: { body: string }) => post.body)).toEqual(['mine']);
+    expect(await feedBodies(reader, { p_limit: 1, p_cursor: first.next_cursor })).toEqual(['for everyone']);
+  });
+
   it('pages by cursor without gaps or repeats, and filters by day', async () => {
     const reader = await createAccount('reader');
     for (let i = 1; i <= 5; i++) await rpc(reader, 'create_post', { p_body: `post ${i}` });
