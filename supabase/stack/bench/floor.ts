@@ -60,8 +60,11 @@ from page p join authors o on o.id = p.author_id
 left join public.post_likes l on l.post_id = p.id and l.user_id = ${me}`;
 }
 
-/** The posts of one account, as public.user_posts returns them (20 a page). */
-export function userPostsFloorSql(username: string, cursor?: string): string {
+/**
+ * The posts of one account, as public.user_posts returns them (20 a page). `ownerId` is the account's id as a
+ * constant (public.user_posts looks it up first), so the planner sees whose posts it walks.
+ */
+export function userPostsFloorSql(username: string, ownerId: string, cursor?: string): string {
   return `
 with authors as materialized (
   select o.*, exists (select 1 from public.close_friends c where c.owner_id = o.id and c.friend_id = ${me}) as listing_me
@@ -74,7 +77,7 @@ page as (
   select p.*, row_number() over (order by p.created_at desc, p.id desc) as n
   from (
     select p.* from public.posts p
-    where p.author_id = (select o.id from authors o)
+    where p.author_id = ${literal(ownerId)}::uuid and exists (select 1 from authors o)
       and ${visiblePost('(select o.listing_me from authors o)')}
       ${below(cursor)}
     order by p.created_at desc, p.id desc
