@@ -49,8 +49,8 @@ comment on function private.search_text(text) is 'The search text trimmed; 400 u
 --   * when those two find fewer than 200 together: names holding a word like it (pg_trgm word similarity, at
 --     least pg_trgm.word_similarity_threshold; GIN trigram indexes), up to 200.
 -- Ranked: a username prefix 2 + the share of the name the text covers (the shorter name, the closer), a
--- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Every account, visible or not: the caller's
--- query keeps the visible ones.
+-- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Every account, visible or
+-- not: the caller's query keeps the visible ones.
 create function private.account_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
