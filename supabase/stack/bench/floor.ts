@@ -61,15 +61,15 @@ left join public.post_likes l on l.post_id = p.id and l.user_id = ${me}`;
 }
 
 /**
- * The posts of one account, as public.user_posts returns them (20 a page). `ownerId` is the account's id as a
- * constant (public.user_posts looks it up first), so the planner sees whose posts it walks.
+ * The posts of one account, as public.user_posts returns them (20 a page). The account is given by its id, a
+ * constant (public.user_posts looks it up by username first), so the planner sees whose posts it walks.
  */
-export function userPostsFloorSql(username: string, ownerId: string, cursor?: string): string {
+export function userPostsFloorSql(ownerId: string, cursor?: string): string {
   return `
 with authors as materialized (
   select o.*, exists (select 1 from public.close_friends c where c.owner_id = o.id and c.friend_id = ${me}) as listing_me
   from public.profiles o
-  where o.username = ${literal(username)} and ${visibleAccount}
+  where o.id = ${literal(ownerId)}::uuid and ${visibleAccount}
     and (not o.is_private or o.id = ${me} or exists (select 1 from public.follows f
       where f.follower_id = ${me} and f.followee_id = o.id and f.status = 'accepted'))
 ),

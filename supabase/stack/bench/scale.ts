@@ -152,8 +152,8 @@ async function checkCounters(root: postgres.Sql, f: Fixtures): Promise<string[]>
 /** The pages measured against their floors: the celebrity's posts (page 1 and the deep page), the reader's feed. */
 function floorCases(f: Fixtures, feedAuthors: string[], feedPage2Cursor: string): FloorCase[] {
   return [
-    { name: 'user_posts, page 1', api: userPostsSql('celebrity'), floor: userPostsFloorSql('celebrity', f.celebrityId) },
-    { name: `user_posts, page ${f.deepPage}`, api: userPostsSql('celebrity', f.deepCursor), floor: userPostsFloorSql('celebrity', f.celebrityId, f.deepCursor) },
+    { name: 'user_posts, page 1', api: userPostsSql('celebrity'), floor: userPostsFloorSql(f.celebrityId) },
+    { name: `user_posts, page ${f.deepPage}`, api: userPostsSql('celebrity', f.deepCursor), floor: userPostsFloorSql(f.celebrityId, f.deepCursor) },
     { name: 'feed, page 1', api: 'select public.feed()', floor: feedFloorSql(feedAuthors, 20) },
     { name: 'feed, page 2', api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`, floor: feedFloorSql(feedAuthors, 20, feedPage2Cursor) },
     { name: 'feed, page 1 of 100', api: 'select public.feed(p_limit => 100)', floor: feedFloorSql(feedAuthors, 100) },
