@@ -68,3 +68,22 @@ alter default privileges for role postgres in schema public revoke all on functi
 do $$ begin
   execute format('alter database %I set "pgrst.db_schemas" = ''public''', current_database());
 end $$;
+
+-- PostgREST reloads its schema cache on NOTIFY pgrst: after any DDL (a migration, an edit in Studio) or drop, as
+-- hosted projects do with the same two event triggers, so /rest/v1 never serves a stale schema.
+create or replace function extensions.pgrst_ddl_watch()
+returns event_trigger
+language plpgsql
+as $$
+begin
+  notify pgrst, 'reload schema';
+end;
+$$;
+do $$ begin
+  if not exists (select 1 from pg_event_trigger where evtname = 'pgrst_ddl_watch') then
+    create event trigger pgrst_ddl_watch on ddl_command_end execute function extensions.pgrst_ddl_watch();
+  end if;
+  if not exists (select 1 from pg_event_trigger where evtname = 'pgrst_drop_watch') then
+    create event trigger pgrst_drop_watch on sql_drop execute function extensions.pgrst_ddl_watch();
+  end if;
+end $$;

@@ -29,12 +29,14 @@ export function readConfig(): Toml {
 }
 
 export interface Ports {
-  api: number; // the gateway: /auth/v1 and /functions/v1
+  api: number; // the gateway: /auth/v1, /rest/v1 and /functions/v1
   db: number;
   mailApi: number; // Mailpit's web UI and REST API
   smtp: number;
   auth: number; // Supabase Auth itself, behind the gateway
   functions: number; // the facade's Deno process, behind the gateway
+  rest: number; // PostgREST, behind the gateway
+  restAdmin: number; // PostgREST's admin server (/live, /ready), for the stack alone
 }
 
 export interface Profile {
@@ -77,6 +79,8 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
       smtp: config.local_smtp.smtp_port + shift,
       auth: api + 5,
       functions: api + 6,
+      rest: api + 8,
+      restAdmin: api + 9,
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
     fresh: name === 'bench' ? !options.keep : name !== 'dev',
@@ -89,8 +93,11 @@ export function urls(p: Profile) {
     api,
     auth: `${api}/auth/v1`,
     functions: `${api}/functions/v1`,
+    rest: `${api}/rest/v1`,
     authDirect: `http://127.0.0.1:${p.ports.auth}`,
     functionsDirect: `http://127.0.0.1:${p.ports.functions}`,
+    restDirect: `http://127.0.0.1:${p.ports.rest}`,
+    restAdmin: `http://127.0.0.1:${p.ports.restAdmin}`,
     mailpit: `http://127.0.0.1:${p.ports.mailApi}`,
   };
 }

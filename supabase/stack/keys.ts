@@ -14,6 +14,7 @@ export interface Jwk {
   x?: string;
   y?: string;
   d?: string;
+  k?: string;
   use?: string;
   key_ops?: string[];
 }
@@ -72,4 +73,13 @@ export async function stackKeys(dir: string): Promise<StackKeys> {
 export function publicJwks(keys: StackKeys): { keys: Jwk[] } {
   const { d: _private, ...publicKey } = keys.signingKey;
   return { keys: [{ ...publicKey, key_ops: ['verify'] }] };
+}
+
+/**
+ * What PostgREST verifies tokens with: the public signing key (user sessions, ES256) and the legacy HS256
+ * secret as an `oct` key (the anon and service_role API keys), in one JWK set.
+ */
+export function postgrestJwks(keys: StackKeys): { keys: Jwk[] } {
+  const secret = btoa(keys.jwtSecret).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return { keys: [...publicJwks(keys).keys, { kty: 'oct', kid: 'legacy-hs256', alg: 'HS256', k: secret, key_ops: ['verify'] }] };
 }

@@ -16,6 +16,7 @@ import { type Profile, profile, readConfig, repoRoot } from './config.ts';
 import { elapsed, info, warn } from './log.ts';
 import { livePostmaster } from './postmaster.ts';
 import { assertPortFree } from './processes.ts';
+import { nodeBinary } from './node.ts';
 import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
@@ -42,6 +43,7 @@ function printSummary(stack: Stack): void {
 ${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   API URL          ${stack.urls.api}
   Auth             ${stack.urls.auth}${stack.authUnavailable ? '   (NOT RUNNING, see above)' : ''}
+  REST (PostgREST) ${stack.urls.rest}   (supabase-js: createClient('${stack.urls.api}', anon key))
   REST facade      ${stack.urls.functions}/api   (health: ${stack.urls.functions}/api/health)
   OpenAPI          ${stack.urls.functions}/api/openapi.json
   API reference    ${stack.urls.functions}/api/docs
@@ -103,12 +105,12 @@ async function inFreshStack(name: 'test' | 'faults', mode: 'run' | 'bench', vite
     if (name === 'test' && mode === 'run') await ensureChromiumInstalled();
     const stack = await up(stackProfile);
     info(`${name} stack ready in ${elapsed()}; running vitest ${mode}`);
-    const vitest = join(repoRoot, 'node_modules', '.bin', 'vitest');
+    const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
     const report = join(repoRoot, '.local', name, 'vitest.json');
     const reporters = mode === 'run' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : [];
     const config = name === 'faults' ? 'test/faults/vitest.config.ts' : 'test/vitest.config.ts';
-    const run = new Deno.Command(vitest, {
-      args: [mode, '--run', '--config', config, ...reporters, ...vitestArgs],
+    const run = new Deno.Command(await nodeBinary(), {
+      args: [vitest, mode, '--run', '--config', config, ...reporters, ...vitestArgs],
       cwd: repoRoot,
       env: testEnv(stack, stackProfile),
       stdin: 'null',

@@ -1,5 +1,5 @@
-// Brings up one local stack in order: Postgres → Mailpit → Supabase Auth → app migrations → the facade
-// behind the gateway. What `supabase start` does with Docker, done with native processes.
+// Brings up one local stack in order: Postgres → Mailpit → Supabase Auth → app migrations → PostgREST → the
+// facade, all behind the gateway. What `supabase start` does with Docker, done with native processes.
 import { join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
@@ -7,6 +7,7 @@ import { authEnv } from './auth-env.ts';
 import { serveGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
+import { postgrestBinary, postgrestEnv, postgrestVersion } from './postgrest.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
 import { assertPortFree, httpOk, logPath, run, spawnReady } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
@@ -16,6 +17,8 @@ export interface Stack {
   urls: ReturnType<typeof urls>;
   keys: StackKeys;
   superuserUrl: string;
+  /** The PostgREST binary the stack runs. */
+  postgrest: string;
   /** Why Supabase Auth is not running, when it is not. */
   authUnavailable?: string;
   /** The demo accounts of supabase/seed.sql in this database, for `npm start` to list ('' when none). */
@@ -117,6 +120,26 @@ async function pushMigrations(superuserUrl: string, logDir: string): Promise<voi
   });
 }
 
+/** PostgREST, once the schema is in place: it reads the schema cache at start, then reloads it on NOTIFY pgrst. */
+async function startPostgrest(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const env = postgrestEnv({
+    config: readConfig(),
+    keys,
+    databaseUrl: roleUrl(superuserUrl, 'authenticator'),
+    port: profile.ports.rest,
+    adminPort: profile.ports.restAdmin,
+  });
+  await supervise({
+    name: 'postgrest',
+    logFile: logPath(logDir, 'postgrest'),
+    start: () => spawnReady('postgrest', binary, { args: [], env, logDir }, {
+      what: 'PostgREST',
+      // Ready: connected, with its schema cache loaded.
+      check: httpOk(`${urls(profile).restAdmin}/ready`),
+    }),
+  });
+}
+
 /** The facade runs as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it. */
 async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
   const config = readConfig();
@@ -159,6 +182,8 @@ function startGateway(profile: Profile, keys: StackKeys): Promise<void> {
       const server = serveGateway(profile.ports.api, {
         auth: urls(profile).authDirect,
         functions: urls(profile).functionsDirect,
+        rest: urls(profile).restDirect,
+        apiKeys: [keys.anonKey, keys.serviceRoleKey],
         forwardingKey: keys.serviceRoleKey,
       });
       return Promise.resolve({ pid: Deno.pid, exited: server.finished.then(() => 'closed'), stop: () => server.shutdown() });
@@ -176,6 +201,10 @@ export async function up(profile: Profile): Promise<Stack> {
   assertPortFree(ports.smtp, 'Mailpit SMTP');
   assertPortFree(ports.auth, 'Supabase Auth');
   assertPortFree(ports.functions, 'api function');
+  assertPortFree(ports.rest, 'PostgREST');
+  assertPortFree(ports.restAdmin, 'PostgREST admin');
+  const postgrest = postgrestBinary();
+  if ('error' in postgrest) throw new Error(postgrest.error);
   info(`logs: ${logDir}`);
   setRunDir(join(profile.dir, 'run'));
 
@@ -204,9 +233,11 @@ export async function up(profile: Profile): Promise<Stack> {
     if (fresh && profile.name === 'dev' && !profile.externalDbUrl) await step('demo network (supabase/seed.sql)', () => seed(superuserUrl, logDir));
     if (profile.name === 'dev') demo = await demoAccounts(superuserUrl);
   }
+  info(`PostgREST binary: ${postgrest.path}`);
+  await step(`PostgREST ${postgrestVersion}`, () => startPostgrest(profile, postgrest.path, keys, superuserUrl, logDir));
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, superuserUrl, logDir);
     await startGateway(profile, keys);
   });
-  return { urls: urls(profile), keys, superuserUrl, authUnavailable, demoAccounts: demo };
+  return { urls: urls(profile), keys, superuserUrl, postgrest: postgrest.path, authUnavailable, demoAccounts: demo };
 }

@@ -1,4 +1,5 @@
-// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with.
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with, and
+// whether PostgREST (/rest/v1, which supabase-js clients use) serves.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
@@ -11,6 +12,8 @@ const HealthSchema = z
     status: z.enum(['ok', 'degraded']),
     database: ServiceState,
     auth: ServiceState,
+    /** PostgREST at /rest/v1: up once connected with its schema cache loaded. */
+    rest: ServiceState,
     /** `unchecked` when the function is not told the mail server (AUTH_SMTP_SERVER). */
     mail: z.enum(['up', 'down', 'unchecked']),
   })
@@ -50,17 +53,35 @@ async function authIsUp({ env }: Deps): Promise<boolean> {
   }
 }
 
+async function restIsUp({ env }: Deps): Promise<boolean> {
+  try {
+    // HEAD of the root: 200 once PostgREST has loaded its schema cache, 503 while it cannot reach the database.
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/`, {
+      method: 'HEAD',
+      headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 async function mailState({ env }: Deps): Promise<'up' | 'down' | 'unchecked'> {
   if (!env.AUTH_SMTP_SERVER) return 'unchecked';
   return await smtpIsUp(env.AUTH_SMTP_SERVER) ? 'up' : 'down';
 }
 
 export const health = createRouter().openapi(route, async (c) => {
-  const [database, auth, mail] = await Promise.all([databaseIsUp(c.var.deps), authIsUp(c.var.deps), mailState(c.var.deps)]);
+  const { deps } = c.var;
+  const [database, auth, rest, mail] = await Promise.all([databaseIsUp(deps), authIsUp(deps), restIsUp(deps), mailState(deps)]);
+  const state = (up: boolean) => up ? 'up' as const : 'down' as const;
   const body = {
-    status: database && auth && mail !== 'down' ? 'ok' as const : 'degraded' as const,
-    database: database ? 'up' as const : 'down' as const,
-    auth: auth ? 'up' as const : 'down' as const,
+    status: database && auth && rest && mail !== 'down' ? 'ok' as const : 'degraded' as const,
+    database: state(database),
+    auth: state(auth),
+    rest: state(rest),
     mail,
   };
   return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
