@@ -86,6 +86,50 @@ create trigger create_profile
 after insert on auth.users
 for each row execute function private.create_profile_for_new_user();
 
+-- Supabase Auth's before_user_created hook (`[auth.hook.before_user_created]` in config.toml): a sign-up made
+-- through Auth itself (supabase-js `auth.signUp`, the facade, Google) is refused with the facade's precise
+-- answer instead of Auth's 500 "Database error saving new user". Auth answers a hook refusal with the status
+-- given here and its own code `unknown`, so the stable code begins the message: "username_reserved: The
+-- username "feed" is reserved". Users made through Auth's admin API skip hooks: create_profile_for_new_user
+-- stays the last guard.
+create function private.before_user_created(p_event jsonb)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_user jsonb := coalesce(p_event -> 'user', '{}'::jsonb);
+  v_meta jsonb := coalesce(v_user -> 'user_metadata', '{}'::jsonb);
+  v_state text;
+  v_message text;
+  v_code text;
+begin
+  perform private.refuse_banned_email(v_user ->> 'email');
+  -- An account that chose no username (Google) is given a free one by the sign-up trigger.
+  if coalesce(v_meta ->> 'username', '') <> '' then
+    perform private.check_registration(v_meta ->> 'username', v_user ->> 'email',
+      coalesce(nullif(v_meta ->> 'time_zone', ''), 'UTC'));
+  end if;
+  return '{}'::jsonb;
+exception when others then
+  get stacked diagnostics v_state = returned_sqlstate, v_message = message_text, v_code = pg_exception_hint;
+  if v_state !~ '^PT4\d\d$' then
+    raise;
+  end if;
+  return jsonb_build_object('error', jsonb_build_object(
+    'http_code', substr(v_state, 3)::integer,
+    'message', v_code || ': ' || v_message));
+end;
+$$;
+revoke execute on function private.before_user_created(jsonb) from public;
+-- Auth calls it by name as its own role: that role may resolve names in private and run this one function.
+grant usage on schema private to supabase_auth_admin;
+grant execute on function private.before_user_created(jsonb) to supabase_auth_admin;
+comment on function private.before_user_created(jsonb) is
+  'Supabase Auth hook: refuses a sign-up whose e-mail is banned or whose username is invalid, reserved or taken (4xx, "<code>: <message>").';
+
 create function private.sync_profile_confirmation()
 returns trigger
 language plpgsql

@@ -48,6 +48,18 @@ function google(auth: Toml, externalUrl: string): Record<string, string> {
   };
 }
 
+/** Auth's hooks (`[auth.hook.<name>]`), as GOTRUE_HOOK_<NAME>_ENABLED / _URI / _SECRETS. */
+function hooks(auth: Toml): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, hook] of Object.entries(auth.hook ?? {}) as [string, Toml][]) {
+    const prefix = `GOTRUE_HOOK_${name.toUpperCase()}`;
+    env[`${prefix}_ENABLED`] = flag(hook.enabled);
+    if (hook.uri) env[`${prefix}_URI`] = hook.uri;
+    if (hook.secrets) env[`${prefix}_SECRETS`] = hook.secrets;
+  }
+  return env;
+}
+
 export function authEnv(input: AuthEnvInput): Record<string, string> {
   const { config, keys } = input;
   const auth = config.auth;
@@ -105,6 +117,7 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_RATE_LIMIT_HEADER: 'X-Forwarded-For',
     GOTRUE_SECURITY_SB_FORWARDED_FOR_ENABLED: 'true',
     ...google(auth, input.externalUrl),
+    ...hooks(auth),
 
     GOTRUE_LOG_LEVEL: 'info',
   };

@@ -34,6 +34,12 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   unexpected_failure: [409, 'registration_refused', 'This account cannot be created: the username or e-mail is not available'],
 };
 
+/**
+ * A sign-up refused by the before_user_created hook (private.before_user_created): Auth answers it with its own
+ * code `unknown`, so the hook puts the stable code before the message.
+ */
+const hookRefusal = /^(invalid_username|username_reserved|username_taken|invalid_time_zone|email_banned): (.+)$/s;
+
 /** The facade's error for anything a call to Auth threw. */
 export function fromAuth(error: unknown, overrides: Record<string, [ContentfulStatusCode, string, string]> = {}): ApiError {
   if (!(error instanceof AuthError)) {
@@ -41,6 +47,8 @@ export function fromAuth(error: unknown, overrides: Record<string, [ContentfulSt
   }
   // Auth could not send its e-mail (its mail server is down): "Error sending confirmation email" and the like.
   if (error.status >= 500 && /error sending .*e-?mail/i.test(error.message)) return mailUnavailable();
+  const refusal = error.code === 'unknown' && error.status < 500 ? hookRefusal.exec(error.message) : null;
+  if (refusal) return new ApiError(error.status as ContentfulStatusCode, refusal[1], refusal[2]);
   const known = overrides[error.code] ?? translations[error.code];
   if (known) return new ApiError(known[0], known[1], known[2]);
   if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
