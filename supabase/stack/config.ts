@@ -71,7 +71,8 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
   const api = config.api.port + shift;
   return {
     name,
-    dir: join(localDir, name),
+    // A stack moved to other ports is a second one: its data lives apart too (.local/test-3000).
+    dir: join(localDir, shift === defaultShift ? name : `${name}-${shift}`),
     ports: {
       api,
       db: config.db.port + shift,

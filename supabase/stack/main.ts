@@ -106,7 +106,7 @@ async function inFreshStack(name: 'test' | 'faults', mode: 'run' | 'bench', vite
     const stack = await up(stackProfile);
     info(`${name} stack ready in ${elapsed()}; running vitest ${mode}`);
     const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
-    const report = join(repoRoot, '.local', name, 'vitest.json');
+    const report = join(stackProfile.dir, 'vitest.json');
     const reporters = mode === 'run' ? ['--reporter=default', '--reporter=json', `--outputFile.json=${report}`] : [];
     const config = name === 'faults' ? 'test/faults/vitest.config.ts' : 'test/vitest.config.ts';
     const run = new Deno.Command(await nodeBinary(), {

@@ -35,14 +35,7 @@ export async function createAccount(
 ): Promise<Account> {
   const email = uniqueEmail(label);
   const username = uniqueUsername(label);
-  const created = await admin.createUser({
-    email,
-    password: defaultPassword,
-    email_confirm: true,
-    user_metadata: { username, time_zone: options.timeZone ?? 'UTC' },
-  });
-  if (created.error) throw created.error;
-  const id = created.data.user.id;
+  const { id } = await makeAccount({ email, username, password: defaultPassword, timeZone: options.timeZone });
   if (options.isPrivate) await asRoot`update public.profiles set is_private = true where id = ${id}`;
   const signedIn = await authClient().signInWithPassword({ email, password: defaultPassword });
   if (signedIn.error) throw signedIn.error;
@@ -57,4 +50,18 @@ export async function makeAdmin(account: Account): Promise<void> {
 /** A ban as an admin in Studio makes it (the API's admin functions are tested separately). */
 export async function banDirectly(account: Account): Promise<void> {
   await asRoot`select moderation.ban_user(${account.username}, 'banned by a test')`;
+}
+
+/** A confirmed account with exactly these e-mail, username and password (a demo account of the README, say). */
+export async function makeAccount(
+  fields: { email: string; username: string; password: string; timeZone?: string },
+): Promise<{ id: string }> {
+  const created = await admin.createUser({
+    email: fields.email,
+    password: fields.password,
+    email_confirm: true,
+    user_metadata: { username: fields.username, time_zone: fields.timeZone ?? 'UTC' },
+  });
+  if (created.error) throw created.error;
+  return { id: created.data.user.id };
 }

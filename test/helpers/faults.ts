@@ -2,6 +2,7 @@
 // processes exits, goes on) but answers nothing: as a server that hangs, or a network that drops its packets.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { asRoot } from './db.ts';
 
 function pidListeningOn(port: number): number {
@@ -44,5 +45,5 @@ export async function terminateFacadeBackends(): Promise<number> {
 
 /** What the facade's process has logged so far (the test stack's log of the `functions` process). */
 export function facadeLog(): string {
-  return readFileSync('.local/test/logs/functions.log', 'utf8');
+  return readFileSync(join(process.env.STACK_DIR ?? '.local/test', 'logs', 'functions.log'), 'utf8');
 }
