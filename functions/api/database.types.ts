@@ -277,7 +277,7 @@ isOneToOne: false
                   }
                   ComputedFields: never
                   Insert: {
-                    "author_id"?: string,"banned_at"?: string | null,"body": string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day": string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
+                    "author_id"?: string,"banned_at"?: string | null,"body": string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]
                   }
                   Update: {
                     "author_id"?: string,"banned_at"?: string | null,"body"?: string,"body_search"?: never,"comments_count"?: number,"created_at"?: string,"day"?: string,"edited_at"?: string | null,"emotion"?: number | null,"id"?: string,"likes_count"?: number,"media"?: (string)[],"privacy"?: Database["public"]['Enums']["post_privacy"]

@@ -41,7 +41,9 @@ create table public.posts (
   media text[] not null default '{}' check (private.is_media_list(media)),
   emotion smallint check (emotion between 0 and 100),
   privacy public.post_privacy not null default 'public',
-  day date not null,
+  -- Always today in the author's time zone (set_post_day); the default only tells generated types, and so
+  -- typed supabase-js inserts, that a client does not send it (it may not: the column is not granted).
+  day date not null default current_date,
   likes_count integer not null default 0 check (likes_count >= 0),
   comments_count integer not null default 0 check (comments_count >= 0),
   banned_at timestamptz,

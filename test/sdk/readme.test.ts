@@ -1,12 +1,14 @@
 // The README's supabase-js quick start, run as written against the test stack: only the URL and the anon key
-// that `npm start` would print are put in, and the demo account it signs in as is made first.
+// that `npm start` would print are put in, and the demo account it signs in as (`ben`) is made first under a
+// fresh e-mail and username, since the test stack has no demo network (test/api/seed.test.ts applies it).
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { asRoot } from '../helpers/db.ts';
-import { makeAccount } from '../helpers/accounts.ts';
+import { makeAccount, uniqueUsername } from '../helpers/accounts.ts';
+import { uniqueEmail } from '../helpers/users.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 
 // Tests run from the repository's root (npm test).
@@ -25,13 +27,17 @@ function quickStart(): string {
 describe.skipIf(!authIsRunning)('README: the supabase-js quick start', () => {
   it('runs as written and does what its comments say', async () => {
     // The demo account of `npm start`'s seed, which the test stack does not have.
-    const ben = await makeAccount({ email: 'ben@demo.daykeeper.test', username: 'ben', password: 'daykeeper demo' });
+    const email = uniqueEmail('ben');
+    const username = uniqueUsername('ben');
+    const ben = await makeAccount({ email, username, password: 'daykeeper demo' });
     // At least one public post for the anonymous page, whatever ran before.
     await asRoot`insert into public.posts (author_id, body, emotion, privacy) values (${ben.id}, 'an older post', 40, 'public')`;
 
     const code = quickStart()
       .replace("'http://127.0.0.1:54321'", JSON.stringify(stack.apiUrl))
-      .replace("'ANON_KEY'", JSON.stringify(stack.anonKey)) +
+      .replace("'ANON_KEY'", JSON.stringify(stack.anonKey))
+      .replace("'ben@demo.daykeeper.test'", JSON.stringify(email))
+      .replace(".eq('username', 'ben')", `.eq('username', ${JSON.stringify(username)})`) +
       '\nconsole.log(JSON.stringify({ posts, count, post, feed, profile, comments, status, error }));\n';
     // Beside node_modules' parent, so `import '@supabase/supabase-js'` resolves as in an app.
     const file = join(repoRoot, '.local', `readme-quick-start-${process.pid}.mjs`);
@@ -49,7 +55,7 @@ describe.skipIf(!authIsRunning)('README: the supabase-js quick start', () => {
     const [row] = await asRoot`select author_id, body from public.posts where id = ${result.post.id}`;
     expect(row).toEqual({ author_id: ben.id, body: 'Hello from supabase-js' });
     expect(result.feed).toHaveProperty('items');
-    expect(result.profile).toEqual({ username: 'ben', followers_count: 0, following_count: 0, posts_count: 2 });
+    expect(result.profile).toEqual({ username, followers_count: 0, following_count: 0, posts_count: 2 });
     expect(result.comments).toEqual([]);
     expect(result.error.hint).toBe('post_not_found');
   });

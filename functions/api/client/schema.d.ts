@@ -977,6 +977,8 @@ export interface components {
             /** @enum {string} */
             auth: "up" | "down";
             /** @enum {string} */
+            rest: "up" | "down";
+            /** @enum {string} */
             mail: "up" | "down" | "unchecked";
         };
         Registered: {

@@ -14,6 +14,15 @@ export interface EndpointResult {
   note?: string;
 }
 
+export interface RestResult {
+  name: string;
+  rest1: Load;
+  rest16: Load;
+  sql1: Load;
+  sql16: Load;
+  note?: string;
+}
+
 export interface FloorResult {
   page: string;
   api: Load;
@@ -27,6 +36,9 @@ export interface Report {
   recount: string;
   fixtures: Record<string, number | string>;
   endpoints: EndpointResult[];
+  rest: RestResult[];
+  /** GET /post/:id through the facade, measured right after rpc('get_post') through PostgREST. */
+  facadeGetPost: EndpointResult;
   counters: string[];
   notificationCost: NotificationCost[];
   floor: FloorResult[];
@@ -59,6 +71,31 @@ export function markdown(r: Report): string {
   for (const e of r.endpoints) {
     lines.push(`| ${e.name} | ${[...cell(e.facade1), ...cell(e.facade16), ...cell(e.sql1), ...cell(e.sql16)].join(' | ')} | ` +
       `${ratio(e.facade1.perSecond, e.sql1.perSecond)} | ${ratio(e.facade16.perSecond, e.sql16.perSecond)} | ${failures(e)} |`);
+  }
+  lines.push(
+    '', '## supabase-js through PostgREST (wrk through the gateway\'s /rest/v1) and PostgREST\'s SQL alone (pgbench)', '',
+    'Each request as supabase-js sends it (`apikey`, the caller\'s token); pgbench runs the statement PostgREST 12 builds for it, ' +
+      'after the same per-request settings. ratio = PostgREST req/s ÷ pgbench tps (the goal: at least ×0.80).', '',
+    '| request | PostgREST 1c req/s | p50 | p99 | PostgREST 16c req/s | p50 | p99 | pgbench 1c tps | p50 | p99 | pgbench 16c tps | p50 | p99 | ratio 1c | ratio 16c | notes |',
+    '|---|' + '---:|'.repeat(14) + '---|',
+  );
+  for (const e of r.rest) {
+    const notes = [e.note, ...[['PostgREST 1c', e.rest1], ['PostgREST 16c', e.rest16], ['pgbench 1c', e.sql1], ['pgbench 16c', e.sql16]]
+      .filter(([, load]) => (load as Load).failed).map(([label, load]) => `${label}: ${(load as Load).failed}`)].filter(Boolean).join('; ');
+    lines.push(`| ${e.name} | ${[...cell(e.rest1), ...cell(e.rest16), ...cell(e.sql1), ...cell(e.sql16)].join(' | ')} | ` +
+      `${ratio(e.rest1.perSecond, e.sql1.perSecond)} | ${ratio(e.rest16.perSecond, e.sql16.perSecond)} | ${notes.replaceAll('|', '/')} |`);
+  }
+  const getPost = r.rest.find((e) => e.name === "rpc('get_post')");
+  if (getPost) {
+    const f = r.facadeGetPost;
+    lines.push(
+      '', 'The facade beside PostgREST on the same SQL function, measured one after the other: GET /post/:id (facade) and ' +
+        "rpc('get_post') (PostgREST), as the reader. ratio = facade req/s ÷ PostgREST req/s.", '',
+      '| | 1c req/s | p50 | p99 | 16c req/s | p50 | p99 |', '|---|' + '---:|'.repeat(6),
+      `| facade GET /post/:id | ${[...cell(f.facade1), ...cell(f.facade16)].join(' | ')} |`,
+      `| PostgREST rpc('get_post') | ${[...cell(getPost.rest1), ...cell(getPost.rest16)].join(' | ')} |`,
+      `| ratio | ${ratio(f.facade1.perSecond, getPost.rest1.perSecond)} | | | ${ratio(f.facade16.perSecond, getPost.rest16.perSecond)} | | |`,
+    );
   }
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
   lines.push(

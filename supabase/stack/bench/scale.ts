@@ -18,8 +18,9 @@ import { feedFloorSql, type FloorCase, userPostsFloorSql } from './floor.ts';
 import { anonIdentity, type Identity, identitySql } from './identity.ts';
 import { measureNotificationCost } from './notification-cost.ts';
 import { runPgbench } from './pgbench.ts';
-import { type EndpointResult, type FloorResult, markdown, type Report } from './report.ts';
+import { type EndpointResult, type FloorResult, markdown, type Report, type RestResult } from './report.ts';
 import { tableQueries, timeQuery } from './queries.ts';
+import { type RestCase, restCases } from './rest.ts';
 import { seed, type SeedStep } from './seed.ts';
 import { seconds } from './stats.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
@@ -125,6 +126,28 @@ async function measureEndpoint(c: Context, endpoint: Endpoint): Promise<Endpoint
     runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities, clients, seconds: c.s.seconds }, c.pgbench, c.scratch);
   const result = { name: endpoint.name, facade1: await http(1), facade16: await http(16), sql1: await sql(1), sql16: await sql(16), note };
   info(`${endpoint.name}: facade ${result.facade1.perSecond.toFixed(0)}/${result.facade16.perSecond.toFixed(0)} req/s, ` +
+    `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`);
+  return result;
+}
+
+/** One read through PostgREST (wrk through the gateway's /rest/v1) and PostgREST's SQL for it alone (pgbench). */
+async function measureRest(c: Context, one: RestCase): Promise<RestResult> {
+  const anonKey = c.stack.keys.anonKey;
+  const token = one.caller === 'anon' ? anonKey : c.reader.accessToken;
+  const identity = one.caller === 'anon' ? anonIdentity : c.reader.identity;
+  const url = `${c.stack.urls.rest}${one.path}`;
+  const response = await fetch(url, {
+    method: one.method,
+    headers: { apikey: anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: one.body ? JSON.stringify(one.body) : undefined,
+  });
+  const text = await response.text();
+  const note = response.ok ? undefined : `probe answered ${response.status} ${text.slice(0, 120)}`;
+  const http = (connections: number) =>
+    runWrk({ url, method: one.method, body: one.body, tokens: [token], headers: { apikey: anonKey }, connections, seconds: c.s.seconds }, c.scratch);
+  const sql = (clients: number) => runPgbench({ url: c.authenticatorUrl, sql: one.sql, identities: [identity], clients, seconds: c.s.seconds }, c.pgbench, c.scratch);
+  const result = { name: one.name, rest1: await http(1), rest16: await http(16), sql1: await sql(1), sql16: await sql(16), note };
+  info(`${one.name}: PostgREST ${result.rest1.perSecond.toFixed(0)}/${result.rest16.perSecond.toFixed(0)} req/s, ` +
     `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`);
   return result;
 }
@@ -235,6 +258,13 @@ export async function scaleBench(args: string[]): Promise<void> {
     await step('endpoints: facade and SQL function', async () => {
       for (const endpoint of endpoints(fixtures)) results.push(await measureEndpoint(c, endpoint));
     });
+    const rest = await step('supabase-js through PostgREST, and the facade beside it on get_post', async () => {
+      const rows: RestResult[] = [];
+      for (const one of restCases(fixtures)) rows.push(await measureRest(c, one));
+      // Right after rpc('get_post'), the same work through the facade, so the two share the machine's state.
+      const facade = await measureEndpoint(c, endpoints(fixtures)[0]);
+      return { rows, facadeGetPost: facade };
+    });
     const counters = await checkCounters(root, fixtures);
     const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
     const notificationCost = await step('the write paths with and without their notification triggers', () =>
@@ -258,6 +288,8 @@ export async function scaleBench(args: string[]): Promise<void> {
       recount,
       fixtures: { ...fixtures.sizes, 'deep page': fixtures.deepPage },
       endpoints: results,
+      rest: rest.rows,
+      facadeGetPost: rest.facadeGetPost,
       counters,
       notificationCost,
       floor: floor.rows,

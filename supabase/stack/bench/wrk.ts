@@ -27,6 +27,8 @@ export interface HttpLoad {
   body?: unknown;
   /** One per wrk thread, in turn: with several, each connection is another caller. */
   tokens: string[];
+  /** Sent with every request besides the token (PostgREST's `apikey`). */
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
 }
@@ -43,6 +45,7 @@ end
 function init(args)
   wrk.method = ${quote(load.method)}
   wrk.headers["Authorization"] = "Bearer " .. token
+  ${Object.entries(load.headers ?? {}).map(([name, value]) => `wrk.headers[${quote(name)}] = ${quote(value)}`).join('\n  ')}
   ${load.body === undefined ? '' : `wrk.headers["Content-Type"] = "application/json"
   wrk.body = ${quote(JSON.stringify(load.body))}`}
 end
