@@ -39,6 +39,8 @@ export interface Report {
   rest: RestResult[];
   /** GET /post/:id through the facade, measured right after rpc('get_post') through PostgREST. */
   facadeGetPost: EndpointResult;
+  /** The same two, straight to the function's and PostgREST's ports (no gateway). */
+  getPostStraight: { facade1: Load; facade16: Load; rest1: Load; rest16: Load };
   counters: string[];
   notificationCost: NotificationCost[];
   floor: FloorResult[];
@@ -95,6 +97,10 @@ export function markdown(r: Report): string {
       `| facade GET /post/:id | ${[...cell(f.facade1), ...cell(f.facade16)].join(' | ')} |`,
       `| PostgREST rpc('get_post') | ${[...cell(getPost.rest1), ...cell(getPost.rest16)].join(' | ')} |`,
       `| ratio | ${ratio(f.facade1.perSecond, getPost.rest1.perSecond)} | | | ${ratio(f.facade16.perSecond, getPost.rest16.perSecond)} | | |`,
+      `| facade GET /post/:id, straight to its port | ${[...cell(r.getPostStraight.facade1), ...cell(r.getPostStraight.facade16)].join(' | ')} |`,
+      `| PostgREST rpc('get_post'), straight to its port | ${[...cell(r.getPostStraight.rest1), ...cell(r.getPostStraight.rest16)].join(' | ')} |`,
+      `| ratio, straight | ${ratio(r.getPostStraight.facade1.perSecond, r.getPostStraight.rest1.perSecond)} | | | ` +
+        `${ratio(r.getPostStraight.facade16.perSecond, r.getPostStraight.rest16.perSecond)} | | |`,
     );
   }
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');

@@ -261,9 +261,16 @@ export async function scaleBench(args: string[]): Promise<void> {
     const rest = await step('supabase-js through PostgREST, and the facade beside it on get_post', async () => {
       const rows: RestResult[] = [];
       for (const one of restCases(fixtures)) rows.push(await measureRest(c, one));
-      // Right after rpc('get_post'), the same work through the facade, so the two share the machine's state.
+      // Right after rpc('get_post'), the same work through the facade, so the two share the machine's state; then
+      // both again straight to their ports, which tells the gateway's share.
       const facade = await measureEndpoint(c, endpoints(fixtures)[0]);
-      return { rows, facadeGetPost: facade };
+      const token = [c.reader.accessToken];
+      const direct = (url: string, method: 'GET' | 'POST', body?: unknown) => async (connections: number) =>
+        await runWrk({ url, method, body, tokens: token, headers: { apikey: c.stack.keys.anonKey }, connections, seconds: c.s.seconds }, c.scratch);
+      const facadeDirect = direct(`${c.stack.urls.functionsDirect}/api/post/${fixtures.likedPostId}`, 'GET');
+      const restDirect = direct(`${c.stack.urls.restDirect}/rpc/get_post`, 'POST', { p_post_id: fixtures.likedPostId });
+      const straight = { facade1: await facadeDirect(1), facade16: await facadeDirect(16), rest1: await restDirect(1), rest16: await restDirect(16) };
+      return { rows, facadeGetPost: facade, straight };
     });
     const counters = await checkCounters(root, fixtures);
     const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
@@ -290,6 +297,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       endpoints: results,
       rest: rest.rows,
       facadeGetPost: rest.facadeGetPost,
+      getPostStraight: rest.straight,
       counters,
       notificationCost,
       floor: floor.rows,
