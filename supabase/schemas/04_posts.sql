@@ -83,7 +83,9 @@ comment on column public.posts.created_at is 'When the post was made (set by the
 comment on column public.posts.edited_at is 'Last edit of body, media, emotion or privacy.';
 comment on column public.posts.body_search is 'The words of the body for full-text search (simple configuration; generated).';
 
--- The day is the author's calendar date when the post is made; neither clients nor edits choose it.
+-- The day is the author's calendar date when the post is made; neither clients nor edits choose it. The body
+-- is stored without surrounding spaces, however it is written (the API, supabase-js, Studio): one of spaces
+-- only is then empty, which the length check refuses.
 create function private.stamp_post()
 returns trigger
 language plpgsql
@@ -91,6 +93,7 @@ security definer
 set search_path = ''
 as $$
 begin
+  new.body := btrim(new.body);
   if tg_op = 'INSERT' then
     new.created_at := now();
     new.day := (now() at time zone (select p.time_zone from public.profiles p where p.id = new.author_id))::date;
@@ -109,7 +112,7 @@ end;
 $$;
 revoke execute on function private.stamp_post() from public;
 comment on function private.stamp_post() is
-  'Trigger: sets day and created_at on insert, keeps author, day and creation on update, stamps edited_at.';
+  'Trigger: trims the body; sets day and created_at on insert, keeps author, day and creation on update, stamps edited_at.';
 
 create trigger stamp_post
 before insert or update on public.posts

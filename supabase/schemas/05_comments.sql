@@ -31,12 +31,15 @@ comment on column public.comments.likes_count is 'Likes (kept by triggers).';
 comment on column public.comments.replies_count is 'Direct replies (kept by triggers).';
 comment on column public.comments.created_at is 'When the comment was made (set by the database).';
 
+-- The body is stored without surrounding spaces, however it is written; one of spaces only is then empty,
+-- which the length check refuses.
 create function private.stamp_comment()
 returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
+  new.body := btrim(new.body);
   new.created_at := now();
   new.likes_count := 0;
   new.replies_count := 0;
@@ -44,7 +47,7 @@ begin
 end;
 $$;
 revoke execute on function private.stamp_comment() from public;
-comment on function private.stamp_comment() is 'Trigger: a new comment starts now, with no likes and no replies.';
+comment on function private.stamp_comment() is 'Trigger: a new comment, its body trimmed, starts now with no likes and no replies.';
 
 create trigger stamp_comment
 before insert on public.comments

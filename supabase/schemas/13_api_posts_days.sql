@@ -14,7 +14,7 @@ declare
 begin
   perform private.require_uid();
   insert into public.posts (body, media, emotion, privacy)
-  values (btrim(coalesce(p_body, '')), coalesce(p_media, '{}'), p_emotion, coalesce(p_privacy, 'public'))
+  values (coalesce(p_body, ''), coalesce(p_media, '{}'), p_emotion, coalesce(p_privacy, 'public'))
   returning * into v_post;
   return private.post_item(v_post.id);
 end;
@@ -78,7 +78,7 @@ begin
     perform private.fail(400, 'invalid_changes', 'Changes are an object of body, media, emotion and privacy');
   end if;
   update public.posts p set
-    body = case when p_changes ? 'body' then btrim(p_changes ->> 'body') else p.body end,
+    body = case when p_changes ? 'body' then p_changes ->> 'body' else p.body end,
     media = case when p_changes ? 'media'
       then coalesce((select array_agg(m) from jsonb_array_elements_text(p_changes -> 'media') m), '{}') else p.media end,
     emotion = case when p_changes ? 'emotion' then (p_changes ->> 'emotion')::smallint else p.emotion end,

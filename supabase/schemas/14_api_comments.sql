@@ -11,7 +11,7 @@ declare
 begin
   perform private.require_uid();
   insert into public.comments (post_id, parent_id, body)
-  values (p_post_id, p_parent_id, btrim(coalesce(p_body, '')))
+  values (p_post_id, p_parent_id, coalesce(p_body, ''))
   returning * into v_comment;
   return private.comment_item(v_comment.id);
 end;

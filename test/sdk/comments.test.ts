@@ -68,6 +68,14 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
     expect(refusal(empty)).toEqual({ status: 400, code: '23514', hint: null });
   });
 
+  it('insert: the body is trimmed as the API trims it, and one of spaces only is refused', async () => {
+    const another = await rootPost(u.author, 'public');
+    const { data } = await u.commenter.sdk.from('comments').insert({ post_id: another, body: ' padded ' }).select('body').single();
+    expect(data).toEqual({ body: 'padded' });
+    const blank = await u.commenter.sdk.from('comments').insert({ post_id: another, body: '  ' });
+    expect(refusal(blank)).toEqual({ status: 400, code: '23514', hint: null });
+  });
+
   it('insert: a reply goes under a visible comment of the same post', async () => {
     const parent = await commentBy('commenter');
     const { data } = await u.outsider.sdk.from('comments').insert({ post_id: post, parent_id: parent, body: 'a reply' }).select('parent_id');

@@ -31,6 +31,16 @@ describe.skipIf(!authIsRunning)('writing posts through supabase-js', () => {
     return row?.body;
   }
 
+  it('insert and update: the body is trimmed as the API trims it, and one of spaces only is refused', async () => {
+    const { data } = await author.sdk.from('posts').insert({ body: '  trimmed  ' }).select('id, body').single();
+    expect(data!.body).toBe('trimmed');
+    const blank = await author.sdk.from('posts').insert({ body: '   ' });
+    expect(refusal(blank)).toEqual({ status: 400, code: '23514', hint: null });
+    const blanked = await author.sdk.from('posts').update({ body: '  ' }).eq('id', data!.id);
+    expect(refusal(blanked)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(await bodyOf(data!.id)).toBe('trimmed');
+  });
+
   it('insert: the author writes a post and gets it back with the day and author the database set', async () => {
     const { data, error, status } = await author.sdk.from('posts')
       .insert({ body: 'my day', privacy: 'close_friends', emotion: 70 }).select().single();
