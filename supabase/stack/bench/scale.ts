@@ -10,6 +10,7 @@ import postgres from 'postgres';
 import { profile, readConfig, repoRoot } from '../config.ts';
 import { info, step, warn } from '../log.ts';
 import { pgBinDir, queryValue, roleUrl } from '../postgres.ts';
+import { postgrestVersion } from '../postgrest.ts';
 import { type Stack, up } from '../stack.ts';
 import { type Driver, signUpDrivers } from './drivers.ts';
 import { type Endpoint, endpoints, literal, userPostsSql } from './endpoints.ts';
@@ -224,9 +225,10 @@ async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir:
   const postgresInfo = await queryValue(stack.superuserUrl, `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`);
   return [
     `scale: ${record.scale} (BENCH_SCALE), seeded ${record.at}; ${s.seconds} s per load run (BENCH_SECONDS); ${s.drivers} driver accounts`,
-    `PostgreSQL ${postgresInfo}; the facade's pool: 3 connections (DB_POOL_MAX default)`,
-    `load: wrk (facade, through the gateway ${stack.urls.functions}/api, with real access tokens), ` +
-    'pgbench (the SQL function as authenticator with role, claims and statement_timeout set per transaction as PostgREST does)',
+    `PostgreSQL ${postgresInfo}; the facade's pool: 8 connections (DB_POOL_MAX default)`,
+    `load: wrk (facade, through the gateway ${stack.urls.functions}/api, with real access tokens; supabase-js reads through ` +
+    `${stack.urls.rest}), pgbench (the SQL as authenticator with role, claims and statement_timeout set per transaction as PostgREST does)`,
+    `PostgREST ${postgrestVersion} (${stack.postgrest})`,
     `data: ${dataDir}`,
   ];
 }
