@@ -37,6 +37,8 @@ export interface Ports {
   functions: number; // the facade's Deno process, behind the gateway
   rest: number; // PostgREST, behind the gateway
   restAdmin: number; // PostgREST's admin server (/live, /ready), for the stack alone
+  pooler: number; // PgBouncer in transaction mode in front of the primary: the facade's way in
+  replica: number; // the streaming read replica (a hot standby of the primary)
 }
 
 export interface Profile {
@@ -82,6 +84,8 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
       functions: api + 6,
       rest: api + 8,
       restAdmin: api + 9,
+      pooler: (config.db.pooler?.port ?? config.db.port + 9) + shift,
+      replica: config.db.port + 10 + shift,
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
     fresh: name === 'bench' ? !options.keep : name !== 'dev',

@@ -47,7 +47,9 @@ ${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   REST facade      ${stack.urls.functions}/api   (health: ${stack.urls.functions}/api/health)
   OpenAPI          ${stack.urls.functions}/api/openapi.json
   API reference    ${stack.urls.functions}/api/docs
-  Database         ${stack.superuserUrl}
+  Database         ${stack.superuserUrl}${stack.poolerUrl ? `
+  Pooler           ${stack.poolerUrl}   (PgBouncer, transaction mode: the facade's way in)` : ''}${stack.replicaUrl ? `
+  Read replica     ${stack.replicaUrl}   (hot standby, streaming from the primary)` : ''}
   Mailpit          ${stack.urls.mailpit}
   anon key         ${stack.keys.anonKey}
   service_role key ${stack.keys.serviceRoleKey}${stack.demoAccounts ? `
@@ -71,6 +73,8 @@ function testEnv(stack: Stack, stackProfile: Profile): Record<string, string> {
     STACK_API_URL: stack.urls.api,
     STACK_FUNCTIONS_URL: `${stack.urls.functions}/api`,
     STACK_DB_URL: stack.superuserUrl,
+    STACK_POOLER_URL: stack.poolerUrl ?? '',
+    STACK_REPLICA_URL: stack.replicaUrl ?? '',
     STACK_MAILPIT_URL: stack.urls.mailpit,
     STACK_ANON_KEY: stack.keys.anonKey,
     STACK_SERVICE_ROLE_KEY: stack.keys.serviceRoleKey,

@@ -2,6 +2,7 @@
 // and served on loopback, then made to look like hosted Supabase by sql/bootstrap.sql.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureDebianPackages } from './apt.ts';
 import { info } from './log.ts';
 import { adoptPostmaster, livePostmaster, successorPostmaster } from './postmaster.ts';
 import { assertPortFree, logPath, run, type Running, spawnReady, waitFor } from './processes.ts';
@@ -19,30 +20,20 @@ export function pgBinDir(): string {
   return Deno.env.get('PG_BIN') ?? debianBinDir;
 }
 
-/** Installs Debian's Postgres 15 when it is missing and we may (root with apt-get); otherwise says how. */
+/** Debian's Postgres 15 (server, client and pgbench), unless PG_BIN names another build. */
 export async function ensurePostgresInstalled(logDir: string): Promise<void> {
   if (existsSync(join(pgBinDir(), 'postgres')) && existsSync('/usr/bin/psql')) return;
-  const command = 'apt-get update && apt-get install -y postgresql-15 postgresql-client-15';
-  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`Postgres 15 is not installed. Install it with: sudo sh -c '${command}' (or set PG_BIN)`);
-  }
-  info(`Postgres 15 is missing: running ${command}`);
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get-update', 'apt-get', { args: ['update'], env, logDir });
-  await run('apt-get-install', 'apt-get', {
-    args: ['install', '-y', '--no-install-recommends', 'postgresql-15', 'postgresql-client-15'],
-    env,
-    logDir,
-  });
+  if (Deno.env.get('PG_BIN')) throw new Error(`no Postgres server in PG_BIN (${pgBinDir()})`);
+  await ensureDebianPackages('Postgres 15', ['postgresql-15', 'postgresql-client-15'], [join(debianBinDir, 'postgres'), '/usr/bin/psql'], logDir);
 }
 
 /** initdb refuses to run as root, so as root the cluster belongs to the `postgres` OS user. */
-function asClusterOwner(command: string, args: string[]): [string, string[]] {
+export function asClusterOwner(command: string, args: string[]): [string, string[]] {
   if (!isRoot) return [command, args];
   return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]];
 }
 
-async function giveToClusterOwner(path: string): Promise<void> {
+export async function giveToClusterOwner(path: string): Promise<void> {
   if (isRoot) await run('chown', 'chown', { args: ['-R', 'postgres:postgres', path], logDir: '/tmp' });
 }
 
@@ -71,19 +62,27 @@ export async function startPostgres(profile: Profile, logDir: string): Promise<s
     info(`creating a Postgres cluster in ${dataDir}`);
     await initCluster(dataDir, logDir);
   }
-  await supervise(postgresService(profile, dataDir, logDir));
+  await supervise(postgresService({ name: 'postgres', dataDir, port, socketDir: join(profile.dir, 'postgres-socket') }, logDir));
   return `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
+}
+
+export interface Cluster {
+  /** The service's name, in the logs and the supervisor's messages. */
+  name: string;
+  dataDir: string;
+  port: number;
+  socketDir: string;
+  /** More `-c name=value` settings for the server. */
+  settings?: string[];
 }
 
 /**
  * Postgres as a supervised service. Restarted by someone else (pg_ctl restart), its successor is adopted;
  * stopping it stops whatever postmaster holds the data folder, so none is left running after the stack.
  */
-function postgresService(profile: Profile, dataDir: string, logDir: string): Service {
-  const port = profile.ports.db;
-  const socketDir = join(profile.dir, 'postgres-socket');
+export function postgresService({ name, dataDir, port, socketDir, settings = [] }: Cluster, logDir: string): Service {
   const ready = {
-    what: 'Postgres',
+    what: name === 'postgres' ? 'Postgres' : `Postgres (${name})`,
     check: async () => (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output()).success,
   };
   const withDataDirStop = (running: Running): Running => ({
@@ -99,8 +98,8 @@ function postgresService(profile: Profile, dataDir: string, logDir: string): Ser
     return withDataDirStop(adoptPostmaster(pid));
   };
   return {
-    name: 'postgres',
-    logFile: logPath(logDir, 'postgres'),
+    name,
+    logFile: logPath(logDir, name),
     async start() {
       // A postmaster already serving the folder (started by pg_ctl while the stack was restarting it) is taken over.
       const running = livePostmaster(dataDir);
@@ -109,8 +108,9 @@ function postgresService(profile: Profile, dataDir: string, logDir: string): Ser
       await giveToClusterOwner(socketDir);
       const [command, args] = asClusterOwner(join(pgBinDir(), 'postgres'), [
         '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
+        ...settings.flatMap((setting) => ['-c', setting]),
       ]);
-      return withDataDirStop(await spawnReady('postgres', command, { args, logDir, stopSignal: 'SIGINT' }, ready));
+      return withDataDirStop(await spawnReady(name, command, { args, logDir, stopSignal: 'SIGINT' }, ready));
     },
     async successor(ended) {
       const pid = await successorPostmaster(dataDir, ended.pid);

@@ -1,5 +1,5 @@
-// Brings up one local stack in order: Postgres → Mailpit → Supabase Auth → app migrations → PostgREST → the
-// facade, all behind the gateway. What `supabase start` does with Docker, done with native processes.
+// Brings up one local stack in order: Postgres, its streaming replica and the pooler in front of it → Mailpit →
+// Supabase Auth → app migrations → PostgREST → the facade, all behind the gateway. What `supabase start` does with Docker, done with native processes.
 import { join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
@@ -8,7 +8,9 @@ import { serveGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
 import { postgrestBinary, postgrestEnv, postgrestVersion } from './postgrest.ts';
+import { ensurePgbouncerInstalled, poolerSettings, startPgbouncer } from './pgbouncer.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
+import { startReplica } from './replica.ts';
 import { assertPortFree, httpOk, logPath, run, spawnReady } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
 import { setRunDir, supervise } from './supervisor.ts';
@@ -17,6 +19,10 @@ export interface Stack {
   urls: ReturnType<typeof urls>;
   keys: StackKeys;
   superuserUrl: string;
+  /** The same database through the transaction pooler (the facade's way in), when the stack runs one. */
+  poolerUrl?: string;
+  /** The streaming read replica (superuser), when the stack runs one. */
+  replicaUrl?: string;
   /** The PostgREST binary the stack runs. */
   postgrest: string;
   /** Why Supabase Auth is not running, when it is not. */
@@ -141,19 +147,21 @@ async function startPostgrest(profile: Profile, binary: string, keys: StackKeys,
 }
 
 /** The facade runs as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it. */
-async function startFunctions(profile: Profile, keys: StackKeys, superuserUrl: string, logDir: string) {
+async function startFunctions(profile: Profile, keys: StackKeys, database: Databases, logDir: string) {
   const config = readConfig();
-  const env = {
+  const env: Record<string, string> = {
     PORT: String(profile.ports.functions),
     NO_COLOR: '1', // plain text in its log
     SUPABASE_URL: urls(profile).api,
     SUPABASE_ANON_KEY: keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-    SUPABASE_DB_URL: roleUrl(superuserUrl, 'authenticator'),
+    // Through the pooler, as a hosted Edge Function reaches its database.
+    SUPABASE_DB_URL: roleUrl(database.poolerUrl ?? database.superuserUrl, 'authenticator'),
     SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
     AUTH_SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
+  if (database.replicaUrl) env.DB_REPLICA_URLS = roleUrl(database.replicaUrl, 'authenticator');
   const functionDir = join(repoRoot, 'functions', 'api');
   const args = [
     'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
@@ -191,6 +199,33 @@ function startGateway(profile: Profile, keys: StackKeys): Promise<void> {
   });
 }
 
+interface Databases {
+  superuserUrl: string;
+  poolerUrl?: string;
+  replicaUrl?: string;
+}
+
+/**
+ * Postgres 15, made to look like hosted Supabase, with its streaming replica and the transaction pooler in
+ * front. A database of the user's own (SUPABASE_DB_URL) is used as it is: no replica, no pooler.
+ */
+async function startDatabases(profile: Profile, logDir: string): Promise<Databases> {
+  await ensurePostgresInstalled(logDir);
+  if (profile.externalDbUrl) {
+    await bootstrapDatabase(profile.externalDbUrl, logDir);
+    return { superuserUrl: profile.externalDbUrl };
+  }
+  const superuserUrl = await startPostgres(profile, logDir);
+  await bootstrapDatabase(superuserUrl, logDir);
+  const replicaUrl = await startReplica(profile, superuserUrl, logDir);
+  if (!poolerSettings(readConfig()).enabled) return { superuserUrl, replicaUrl };
+  await ensurePgbouncerInstalled(logDir);
+  await startPgbouncer({ config: readConfig(), dir: profile.dir, port: profile.ports.pooler, primaryPort: profile.ports.db, logDir });
+  const poolerUrl = new URL(superuserUrl);
+  poolerUrl.port = String(profile.ports.pooler);
+  return { superuserUrl, replicaUrl, poolerUrl: poolerUrl.toString() };
+}
+
 export async function up(profile: Profile): Promise<Stack> {
   if (profile.fresh) await Deno.remove(profile.dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(profile.dir, { recursive: true });
@@ -203,17 +238,14 @@ export async function up(profile: Profile): Promise<Stack> {
   assertPortFree(ports.functions, 'api function');
   assertPortFree(ports.rest, 'PostgREST');
   assertPortFree(ports.restAdmin, 'PostgREST admin');
+  assertPortFree(ports.pooler, 'PgBouncer');
   const postgrest = postgrestBinary();
   if ('error' in postgrest) throw new Error(postgrest.error);
   info(`logs: ${logDir}`);
   setRunDir(join(profile.dir, 'run'));
 
-  const superuserUrl = await step('Postgres 15', async () => {
-    await ensurePostgresInstalled(logDir);
-    const url = profile.externalDbUrl ?? await startPostgres(profile, logDir);
-    await bootstrapDatabase(url, logDir);
-    return url;
-  });
+  const databases = await step('Postgres 15, its replica and PgBouncer', () => startDatabases(profile, logDir));
+  const { superuserUrl } = databases;
   await step('Mailpit', () => startMailpit(profile, logDir));
   const keys = await stackKeys(profile.dir);
   const auth = await authBinary(logDir);
@@ -236,8 +268,8 @@ export async function up(profile: Profile): Promise<Stack> {
   info(`PostgREST binary: ${postgrest.path}`);
   await step(`PostgREST ${postgrestVersion}`, () => startPostgrest(profile, postgrest.path, keys, superuserUrl, logDir));
   await step('api function and gateway', async () => {
-    await startFunctions(profile, keys, superuserUrl, logDir);
+    await startFunctions(profile, keys, databases, logDir);
     await startGateway(profile, keys);
   });
-  return { urls: urls(profile), keys, superuserUrl, postgrest: postgrest.path, authUnavailable, demoAccounts: demo };
+  return { urls: urls(profile), keys, ...databases, postgrest: postgrest.path, authUnavailable, demoAccounts: demo };
 }
