@@ -10,6 +10,7 @@ import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
+import { createReplicas } from './lib/replicas.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
 import { account } from './routes/account.ts';
@@ -39,7 +40,7 @@ function clientIp(forwardedFor: string | undefined): string | undefined {
 export function createDeps(env: Env): Deps {
   return {
     env,
-    db: createDatabase(env.SUPABASE_DB_URL, env.DB_POOL_MAX),
+    db: createDatabase(env.SUPABASE_DB_URL, env.DB_POOL_MAX, createReplicas(env.DB_REPLICA_URLS, env.DB_POOL_MAX, env.DB_REPLICA_MAX_LAG_MS)),
     verifyToken: createTokenVerifier({
       authUrl: `${env.SUPABASE_URL}/auth/v1`,
       jwks: env.SUPABASE_JWKS,
@@ -62,7 +63,8 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     maxAge: 600,
   }));
   app.use(async (c, next) => {
-    c.set('deps', { ...deps, signal: c.req.raw.signal });
+    // A GET only reads (the SQL functions it calls are stable): a replica may serve it.
+    c.set('deps', { ...deps, signal: c.req.raw.signal, readOnly: c.req.method === 'GET' });
     c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
     await next();
   });

@@ -34,6 +34,16 @@ const envSchema = z.object({
    */
   AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(8),
+  /**
+   * Read replicas of SUPABASE_DB_URL's database, comma-separated connection URLs: requests that only read go to
+   * them when they have replayed what the caller must see (functions/api/lib/query.ts). None: all go to the primary.
+   */
+  DB_REPLICA_URLS: z
+    .string()
+    .default('')
+    .transform((list) => list.split(',').map((url) => url.trim()).filter(Boolean)),
+  /** A replica further behind the primary than this many milliseconds is not used. */
+  DB_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   /** Comma-separated URLs a Google sign-in may return to (the `redirect_to` allow-list). */
   AUTH_REDIRECT_URLS: z
     .string()

@@ -2,7 +2,7 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AuthError } from './auth-api.ts';
 import type { Deps } from './context.ts';
-import { queryAs } from './db.ts';
+import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { mailUnavailable } from './smtp.ts';

@@ -4,7 +4,7 @@
 import type { AuthSession } from './auth-api.ts';
 import { fromAuth, translations } from './auth-errors.ts';
 import type { Deps } from './context.ts';
-import { queryAs } from './db.ts';
+import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { atLeast } from './fixed-time.ts';

@@ -11,6 +11,8 @@ export interface Deps {
   auth: AuthApi;
   /** The request's, per request: aborts when its client goes away, which cancels its database statement. */
   signal?: AbortSignal;
+  /** The request only reads (a GET): its statements may run on a replica. */
+  readOnly?: boolean;
 }
 
 export interface AppEnv {

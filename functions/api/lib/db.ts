@@ -10,22 +10,32 @@
 import postgres from 'postgres';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { createPoolGate, type PoolGate } from './pool-gate.ts';
+import type { Replicas } from './replicas.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
-export interface Database {
+/** A pool of connections to one Postgres server, and the queue for them. */
+export interface Pool {
   sql: postgres.Sql;
   gate: PoolGate;
+}
+
+export interface Database extends Pool {
   /** A connection of its own for /health and the role settings, so a busy pool does not look like a down database. */
   probe: postgres.Sql;
   roleSettings: RoleSettings;
+  /** Where requests that only read may go instead (none: all go to the primary). */
+  replicas: Replicas;
+  /** Whether a signed-in caller's writes are counted, for a replica to know it has replayed them. */
+  countsWrites: boolean;
 }
 
-/** The database, and the request's signal, which aborts when its client goes away. */
-interface Using {
+/** The database, the request's signal (which aborts when its client goes away), and whether it only reads. */
+export interface Using {
   db: Database;
   signal?: AbortSignal;
+  readOnly?: boolean;
 }
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
@@ -34,43 +44,63 @@ const deadlineMs = 15_000;
 const maxWaitingPerConnection = 8;
 const maxWaitMs = 2_000;
 
-export function createDatabase(url: string, max: number): Database {
-  // prepare: false because hosted projects reach Postgres through the transaction pooler.
-  // A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
-  // 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
-  const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
-  const options = { prepare: false, idle_timeout: 20, connect_timeout: 5, backoff, onnotice: () => {}, connection: { application_name: 'api' } };
-  const probe = postgres(url, { ...options, max: 1 });
+// prepare: false because the facade reaches Postgres through a transaction pooler (supabase/CONVENTIONS.md).
+// A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
+// 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
+const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+const connectionOptions = { prepare: false, idle_timeout: 20, connect_timeout: 5, backoff, onnotice: () => {}, connection: { application_name: 'api' } };
+
+export function openPool(url: string, max: number): Pool {
   return {
-    sql: postgres(url, { ...options, max }),
+    sql: postgres(url, { ...connectionOptions, max }),
     gate: createPoolGate(max, max * maxWaitingPerConnection, maxWaitMs),
-    probe,
-    roleSettings: createRoleSettings(probe),
   };
 }
 
+export function createDatabase(url: string, max: number, replicas: Replicas): Database {
+  const probe = postgres(url, { ...connectionOptions, max: 1 });
+  return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas, countsWrites: replicas.configured };
+}
+
 /** Whether `error` means the connection is gone (the server ends the session after a FATAL error). */
-function lostConnection(error: unknown): boolean {
+export function lostConnection(error: unknown): boolean {
   const { severity } = (error ?? {}) as { severity?: unknown };
   return isConnectionFailure(error) || severity === 'FATAL' || severity === 'PANIC';
 }
 
-/** The statements that make the transaction the caller's: the role's settings, role and claims, then the session check. */
-async function identity(db: Database, caller: Caller): Promise<SqlText> {
+/** Which statements a transaction begins with, beyond the caller's role and claims. */
+export interface Preamble {
+  /** The session check (only on the primary: a replica may not have replayed a sign-out yet). */
+  checkSession: boolean;
+  /** Counting a signed-in caller's write, for the replicas (supabase/schemas/23_replica_reads.sql). */
+  countWrite: boolean;
+}
+
+/** What a request runs on the primary begins with: the session check, and the count of a request that may write. */
+function primaryPreamble({ db, readOnly }: Using): Preamble {
+  return { checkSession: true, countWrite: db.countsWrites && !readOnly };
+}
+
+/** The statements that make the transaction the caller's: the role's settings, role and claims, then the preamble's. */
+export async function identity(db: Database, caller: Caller, preamble: Preamble): Promise<SqlText> {
   const claims = JSON.stringify({ ...caller.claims, role: caller.role });
   const settings = [...await db.roleSettings(caller.role), ['role', caller.role], ['request.jwt.claims', claims]];
-  const applied = `select ${settings.map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`).join(', ')};`;
-  // A token whose session has ended (signed out, banned) is refused with a 401, also on routes open to
-  // anonymous callers, rather than quietly taken for no token at all.
-  return new SqlText(caller.role === 'authenticated' ? `${applied} select private.require_uid();` : applied);
+  const statements = [`select ${settings.map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`).join(', ')};`];
+  if (caller.role === 'authenticated') {
+    // A token whose session has ended (signed out, banned) is refused with a 401, also on routes open to
+    // anonymous callers, rather than quietly taken for no token at all.
+    if (preamble.checkSession) statements.push('select private.require_uid();');
+    if (preamble.countWrite) statements.push('select private.note_write();');
+  }
+  return new SqlText(statements.join(' '));
 }
 
 /**
  * Holds a place in the gate while `work` runs; past the deadline answers 503 and gives the place up (work that
  * never ends, on a connection that hangs, does not keep it for good).
  */
-async function gated<T>({ db, signal }: Using, work: () => Promise<T>): Promise<T> {
-  const leave = await db.gate.enter(signal);
+async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  const leave = await pool.gate.enter(signal);
   const running = work();
   running.then(leave, leave);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -88,20 +118,25 @@ async function gated<T>({ db, signal }: Using, work: () => Promise<T>): Promise<
 }
 
 /**
- * One statement as the caller: one transaction, one round trip. When the request's signal aborts (its client
- * went away) the statement is cancelled in the database.
+ * One statement as the caller on the primary: one transaction, one round trip. When the request's signal
+ * aborts (its client went away) the statement is cancelled in the database.
  */
-export function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
-  return gated(using, async () => {
-    const text = `${(await identity(using.db, caller)).text} ${statement.text}`;
+export async function queryOnPrimary(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+  const preamble = await identity(using.db, caller, primaryPreamble(using));
+  return runOn(using.db, using.signal, `${preamble.text} ${statement.text}`);
+}
+
+/** Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows. */
+export function runOn(pool: Pool, signal: AbortSignal | undefined, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+  return gated(pool, signal, async () => {
     try {
-      return await send(using, text);
+      return await send(pool, signal, text);
     } catch (error) {
       // postgres.js 3.4.9 keeps the error of a connection that died mid-statement, and hands it to the first
       // statement of the next connection it opens in its place before sending that statement: one that never
       // reached the server is sent again, once.
       if (!(error instanceof NeverSent)) throw error;
-      return await send(using, text).catch((again) => {
+      return await send(pool, signal, text).catch((again) => {
         throw again instanceof NeverSent ? again.reason : again;
       });
     }
@@ -115,8 +150,8 @@ class NeverSent extends Error {
   }
 }
 
-async function send({ db, signal }: Using, text: string): Promise<postgres.RowList<postgres.Row[]>> {
-  const query = db.sql.unsafe(text).execute();
+async function send(pool: Pool, signal: AbortSignal | undefined, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+  const query = pool.sql.unsafe(text).execute();
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
@@ -135,7 +170,7 @@ async function send({ db, signal }: Using, text: string): Promise<postgres.RowLi
  * Auth): committed when `work` resolves, rolled back when it throws, on a connection of its own.
  */
 export function transactionAs<T>(using: Using, caller: Caller, work: (run: (statement: SqlText) => Promise<postgres.Row[]>) => Promise<T>): Promise<T> {
-  return gated(using, async () => {
+  return gated(using.db, using.signal, async () => {
     const tx = await using.db.sql.reserve();
     let lost = false;
     const run = async (statement: SqlText): Promise<postgres.Row[]> => {
@@ -147,7 +182,7 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
       }
     };
     try {
-      await run(new SqlText(`begin; ${(await identity(using.db, caller)).text}`));
+      await run(new SqlText(`begin; ${(await identity(using.db, caller, primaryPreamble(using))).text}`));
       const value = await work(run);
       await run(sql`commit`);
       return value;

@@ -3,7 +3,7 @@
 // parameter fails the type check instead of a request.
 import type { Database } from '../database.types.ts';
 import type { Deps } from './context.ts';
-import { queryAs } from './db.ts';
+import { queryAs } from './query.ts';
 import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 

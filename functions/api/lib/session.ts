@@ -2,7 +2,7 @@
 // from the database as that user (which also proves the new token works).
 import type { AuthSession } from './auth-api.ts';
 import type { Deps } from './context.ts';
-import { queryAs } from './db.ts';
+import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 

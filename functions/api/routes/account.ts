@@ -1,7 +1,8 @@
 // The signed-in user's account: edit it, reset the avatar, delete it (with the e-mailed code).
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { queryAs, transactionAs } from '../lib/db.ts';
+import { transactionAs } from '../lib/db.ts';
+import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { invalidCode, verifyCode } from '../lib/codes.ts';

@@ -2,7 +2,7 @@
 // the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { queryAs } from '../lib/db.ts';
+import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { mayMailCode, verifyCode } from '../lib/codes.ts';

@@ -1,0 +1,44 @@
+// One statement as the caller, where it belongs. A request that only reads goes to a replica that has
+// replayed what the caller must see; every other request, and every read no replica can take, goes to the
+// primary. The rules (docs/PRODUCT.md, "Reads and replicas"):
+// - the session check never reads a replica, so a sign-out, ban or deletion is refused at once;
+// - a signed-in caller's count of writes is read on the primary, and the replica must have replayed as many
+//   (supabase/schemas/23_replica_reads.sql). The count lives in the database, not in this process, so it holds
+//   whichever instance served the write and whichever serves the read;
+// - a replica behind the bound, cut off from the primary, or down is skipped: the read goes to the primary.
+import type postgres from 'postgres';
+import { identity, lostConnection, type Pool, queryOnPrimary, runOn, type Using } from './db.ts';
+import { sql, type SqlText } from './sql-text.ts';
+import type { Caller } from './tokens.ts';
+
+/** private.replica_ready's SQLSTATE: the replica is behind what this request must see. */
+const replicaBehind = 'DKLAG';
+/** A standby cancelled the read because replay had to change what it was reading (conflict with recovery). */
+const recoveryConflict = '40001';
+
+export function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+  const replica = using.readOnly ? using.db.replicas.pick() : undefined;
+  return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
+}
+
+async function readOnReplica(using: Using, replica: Pool, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+  let writes: string | null = null;
+  if (caller.role === 'authenticated') {
+    const [row] = await queryOnPrimary(using, caller, sql`select private.read_mark() as writes`);
+    writes = row.writes;
+  }
+  const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
+  const ready = sql`select private.replica_ready(${writes}, ${using.db.replicas.maxLag});`;
+  try {
+    return await runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`);
+  } catch (error) {
+    if (lostConnection(error)) using.db.replicas.failed(replica);
+    else if (!isBehind(error)) throw error;
+  }
+  return queryOnPrimary(using, caller, statement);
+}
+
+function isBehind(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === replicaBehind || code === recoveryConflict;
+}

@@ -1,0 +1,38 @@
+// The read replicas (DB_REPLICA_URLS): a pool of connections to each, taken in turn. Whether a replica is
+// current enough for a request is for the database to say, on every request (replica-reads.ts); this only
+// leaves alone, for a second, a replica whose connection failed, so requests do not queue behind a server
+// that is down. It is tried again after that, and used again as soon as it answers.
+import { openPool, type Pool } from './db.ts';
+
+const restMs = 1_000;
+
+export interface Replicas {
+  configured: boolean;
+  /** The staleness bound as a Postgres interval literal ('2000 ms'). */
+  maxLag: string;
+  /** The next replica to try, or undefined when none is configured or every one failed within the last second. */
+  pick(): Pool | undefined;
+  /** Leaves a replica whose connection failed alone for a while. */
+  failed(replica: Pool): void;
+}
+
+export function createReplicas(urls: string[], max: number, maxLagMs: number): Replicas {
+  const replicas = urls.map((url) => ({ pool: openPool(url, max), restUntil: 0 }));
+  let next = 0;
+  return {
+    configured: replicas.length > 0,
+    maxLag: `${maxLagMs} ms`,
+    pick() {
+      for (let tried = 0; tried < replicas.length; tried++) {
+        const replica = replicas[next];
+        next = (next + 1) % replicas.length;
+        if (replica.restUntil <= Date.now()) return replica.pool;
+      }
+      return undefined;
+    },
+    failed(pool) {
+      const replica = replicas.find((candidate) => candidate.pool === pool);
+      if (replica) replica.restUntil = Date.now() + restMs;
+    },
+  };
+}
