@@ -1,5 +1,6 @@
 // Requests to the facade over HTTP, through the gateway, as a client would send them.
 import { request as httpRequest } from 'node:http';
+import { replicaCaughtUp } from './replica.ts';
 import { stack } from './stack.ts';
 
 export interface ApiResponse {
@@ -12,8 +13,16 @@ export interface ApiResponse {
 export async function api(
   method: string,
   path: string,
-  options: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    json?: unknown;
+    body?: string;
+    headers?: Record<string, string>;
+    /** A read that takes the replica as it is, not waiting for it to replay what the primary acknowledged. */
+    replicaAsItIs?: boolean;
+  } = {},
 ): Promise<ApiResponse> {
+  if (method === 'GET' && !options.replicaAsItIs) await replicaCaughtUp();
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let body = options.body;

@@ -10,6 +10,10 @@ export const stack = {
   /** The facade's base URL: http://127.0.0.1:<port>/functions/v1/api */
   functionsUrl: required('STACK_FUNCTIONS_URL'),
   dbUrl: required('STACK_DB_URL'),
+  /** PgBouncer in front of the primary (superuser), '' when the stack runs none. */
+  poolerUrl: process.env.STACK_POOLER_URL ?? '',
+  /** The streaming read replica (superuser), '' when the stack runs none. */
+  replicaUrl: process.env.STACK_REPLICA_URL ?? '',
   mailpitUrl: required('STACK_MAILPIT_URL'),
   anonKey: required('STACK_ANON_KEY'),
   serviceRoleKey: required('STACK_SERVICE_ROLE_KEY'),

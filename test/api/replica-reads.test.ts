@@ -1,0 +1,131 @@
+// Reads on the streaming replica, with its replay paused to make it lag: the writer still reads their own
+// writes, others see them once the replica replays them, and a sign-out or a ban is refused at once.
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appWith } from '../helpers/app.ts';
+import { asRoot } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
+import { replica, replicaCaughtUp } from '../helpers/replica.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The facade's default bound (DB_REPLICA_MAX_LAG_MS), which the stack does not change. */
+const maxLagMs = 2_000;
+
+async function pauseReplay(): Promise<void> {
+  await replicaCaughtUp();
+  await replica!`select pg_wal_replay_pause()`;
+}
+
+async function resumeReplay(): Promise<void> {
+  await replica!`select pg_wal_replay_resume()`;
+}
+
+/** A read of the replica as it is, without waiting for it to replay what the primary acknowledged. */
+function read(path: string, token?: string) {
+  return api('GET', path, { token, replicaAsItIs: true });
+}
+
+async function createPost(author: Registered, body: string): Promise<string> {
+  const created = await api('POST', '/post/create', { token: author.session.access_token, json: { body } });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => {
+  let writer: Registered;
+  let reader: Registered;
+
+  beforeAll(async () => {
+    writer = await registerAndConfirm('writer');
+    reader = await registerAndConfirm('reader');
+  });
+
+  afterEach(resumeReplay);
+
+  it('the primary streams to the replica, and the facade reaches the primary through PgBouncer', async () => {
+    const [streaming] = await asRoot`select state from pg_stat_replication where application_name = 'walreceiver'`;
+    expect(streaming?.state).toBe('streaming');
+    expect((await replica!`select pg_is_in_recovery() as standby`)[0].standby).toBe(true);
+    expect(stack.poolerUrl).not.toBe('');
+    await api('GET', `/${writer.username}`);
+    const admin = new URL(stack.poolerUrl);
+    admin.pathname = '/pgbouncer';
+    const { default: postgres } = await import('postgres');
+    const console = postgres(admin.toString(), { max: 1, prepare: false, fetch_types: false });
+    try {
+      const pools = await console.unsafe('show pools');
+      expect(pools.some((pool) => pool.user === 'authenticator' && pool.pool_mode === 'transaction')).toBe(true);
+    } finally {
+      await console.end();
+    }
+  });
+
+  it("the writer reads their new post and finds it in their list; others see it once replay resumes", async () => {
+    await pauseReplay();
+    const postId = await createPost(writer, 'written while the replica waits');
+    const token = writer.session.access_token;
+    expect((await read(`/post/${postId}`, token)).status).toBe(200);
+    expect((await read(`/${writer.username}/posts`, token)).body.items.map((post: { id: string }) => post.id)).toContain(postId);
+    // The replica served the others: it has not replayed the post.
+    expect((await read(`/post/${postId}`, reader.session.access_token)).status).toBe(404);
+    expect((await read(`/post/${postId}`)).status).toBe(404);
+    await resumeReplay();
+    await replicaCaughtUp();
+    expect((await read(`/post/${postId}`, reader.session.access_token)).status).toBe(200);
+    expect((await read(`/post/${postId}`)).status).toBe(200);
+  });
+
+  it('a replica further behind than the bound is not used', async () => {
+    await pauseReplay();
+    const postId = await createPost(writer, 'read from the primary once the replica is too far behind');
+    expect((await read(`/post/${postId}`)).status).toBe(404);
+    await sleep(maxLagMs + 500);
+    expect((await read(`/post/${postId}`)).status).toBe(200);
+  });
+
+  it('a sign-out is refused at once, and a new session reads at once', async () => {
+    const member = await registerAndConfirm('leaver');
+    await pauseReplay();
+    const token = member.session.access_token;
+    expect((await read(`/${member.username}/posts`, token)).status).toBe(200);
+    expect((await api('POST', '/auth/logout', { token })).status).toBe(200);
+    expect((await read(`/${member.username}/posts`, token)).status).toBe(401);
+    const login = await api('POST', '/auth/login', { json: { login: member.username, password: member.password } });
+    expect(login.status).toBe(200);
+    expect((await read('/auth/user', login.body.session.access_token)).status).toBe(200);
+  });
+
+  it('a ban is refused at once', async () => {
+    const member = await registerAndConfirm('banned');
+    await pauseReplay();
+    const token = member.session.access_token;
+    expect((await read(`/${reader.username}`, token)).status).toBe(200);
+    await asRoot`select moderation.ban_user(${member.username}, 'banned while the replica waits')`;
+    expect((await read(`/${reader.username}`, token)).status).toBe(401);
+  });
+});
+
+describe.skipIf(!authIsRunning || !replica)('a facade without replicas, or with one that is down', () => {
+  let writer: Registered;
+
+  beforeAll(async () => {
+    writer = await registerAndConfirm('solo');
+  });
+
+  afterEach(resumeReplay);
+
+  it('without DB_REPLICA_URLS every read is the primary\'s', async () => {
+    await pauseReplay();
+    const postId = await createPost(writer, 'seen by everyone at once');
+    const response = await appWith({}).request(`/api/post/${postId}`);
+    expect(response.status).toBe(200);
+  });
+
+  it('a replica that refuses connections is skipped: the read is the primary\'s, no 5xx', async () => {
+    const app = appWith({ DB_REPLICA_URLS: 'postgresql://authenticator:postgres@127.0.0.1:9/postgres' });
+    const postId = await createPost(writer, 'read while the replica is down');
+    for (let i = 0; i < 3; i++) expect((await app.request(`/api/post/${postId}`)).status).toBe(200);
+  });
+});
