@@ -11,7 +11,7 @@ import { postgrestBinary, postgrestEnv, postgrestVersion } from './postgrest.ts'
 import { ensurePgbouncerInstalled, poolerSettings, startPgbouncer } from './pgbouncer.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
 import { startReplica } from './replica.ts';
-import { assertPortFree, httpOk, logPath, run, spawnReady } from './processes.ts';
+import { assertPortFree, httpOk, logPath, run, type Running, spawnReady } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
 import { setRunDir, supervise } from './supervisor.ts';
 
@@ -146,39 +146,55 @@ async function startPostgrest(profile: Profile, binary: string, keys: StackKeys,
   });
 }
 
-/** The facade runs as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it. */
-async function startFunctions(profile: Profile, keys: StackKeys, database: Databases, logDir: string) {
+/** Where a facade process reaches its databases. */
+export interface FacadeDatabases {
+  /** SUPABASE_DB_URL's server, a superuser URL (the facade logs in as `authenticator`). */
+  primaryUrl: string;
+  /** DB_REPLICA_URLS's server, a superuser URL, if any. */
+  replicaUrl?: string;
+}
+
+/**
+ * Starts the facade as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it, on
+ * `port`. The stack runs one under supervision; the scale benchmark starts others beside it.
+ */
+export function spawnFacade(profile: Profile, keys: StackKeys, databases: FacadeDatabases, name: string, port: number, logDir: string): Promise<Running> {
   const config = readConfig();
   const env: Record<string, string> = {
-    PORT: String(profile.ports.functions),
+    PORT: String(port),
     NO_COLOR: '1', // plain text in its log
     SUPABASE_URL: urls(profile).api,
     SUPABASE_ANON_KEY: keys.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-    // Through the pooler, as a hosted Edge Function reaches its database.
-    SUPABASE_DB_URL: roleUrl(database.poolerUrl ?? database.superuserUrl, 'authenticator'),
+    SUPABASE_DB_URL: roleUrl(databases.primaryUrl, 'authenticator'),
     SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
     AUTH_SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
-  if (database.replicaUrl) env.DB_REPLICA_URLS = roleUrl(database.replicaUrl, 'authenticator');
+  if (databases.replicaUrl) env.DB_REPLICA_URLS = roleUrl(databases.replicaUrl, 'authenticator');
   const functionDir = join(repoRoot, 'functions', 'api');
   const args = [
     'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
     '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
   ];
-  await supervise({
+  return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
+    what: 'the api function',
+    // Any answer will do (its /health is 503 while Auth is down): the function serves.
+    check: async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      await response.body?.cancel();
+      return true;
+    },
+  });
+}
+
+/** The stack's facade: through the pooler, as a hosted Edge Function reaches its database, reading from the replica. */
+function startFunctions(profile: Profile, keys: StackKeys, databases: Databases, logDir: string): Promise<void> {
+  const reaches = { primaryUrl: databases.poolerUrl ?? databases.superuserUrl, replicaUrl: databases.replicaUrl };
+  return supervise({
     name: 'functions',
     logFile: logPath(logDir, 'functions'),
-    start: () => spawnReady('functions', Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
-      what: 'the api function',
-      // Any answer will do (its /health is 503 while Auth is down): the function serves.
-      check: async () => {
-        const response = await fetch(`${urls(profile).functionsDirect}/api/health`);
-        await response.body?.cancel();
-        return true;
-      },
-    }),
+    start: () => spawnFacade(profile, keys, reaches, 'functions', profile.ports.functions, logDir),
   });
 }
 
@@ -199,7 +215,7 @@ function startGateway(profile: Profile, keys: StackKeys): Promise<void> {
   });
 }
 
-interface Databases {
+export interface Databases {
   superuserUrl: string;
   poolerUrl?: string;
   replicaUrl?: string;

@@ -2,6 +2,7 @@
 // .local/bench/scale-<timestamp>.md.
 import type { Load } from './load.ts';
 import type { NotificationCost } from './notification-cost.ts';
+import type { PoolerReplicaResult } from './replication.ts';
 import type { SeedStep } from './seed.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 
@@ -41,6 +42,7 @@ export interface Report {
   facadeGetPost: EndpointResult;
   /** The same two, straight to the function's and PostgREST's ports (no gateway). */
   getPostStraight: { facade1: Load; facade16: Load; rest1: Load; rest16: Load };
+  poolerReplica: PoolerReplicaResult;
   counters: string[];
   notificationCost: NotificationCost[];
   floor: FloorResult[];
@@ -103,6 +105,25 @@ export function markdown(r: Report): string {
         `${ratio(r.getPostStraight.facade16.perSecond, r.getPostStraight.rest16.perSecond)} | | |`,
     );
   }
+  lines.push(
+    '', '## The pooler and the read replica (wrk straight to each facade\'s port, as the reader)', '',
+    'direct: a facade reaching Postgres itself; pooled: through PgBouncer (transaction mode), every read on the primary; ' +
+      'replica: the stack\'s facade, through PgBouncer, reading from the replica (a signed-in read asks the primary for the ' +
+      'session check and the caller\'s write count first). replica share = the replica\'s part of the transactions both ' +
+      'servers ran during the replica run. pooled ÷ direct: the goal is at least ×0.90.', '',
+    '| read | conn | direct req/s | p50 | p99 | pooled req/s | p50 | p99 | replica req/s | p50 | p99 | pooled ÷ direct | replica ÷ pooled | replica share |',
+    '|---|' + '---:|'.repeat(13),
+  );
+  for (const row of r.poolerReplica.rows) {
+    lines.push(`| ${row.name} | ${row.connections} | ${[...cell(row.direct), ...cell(row.pooled), ...cell(row.replica)].join(' | ')} | ` +
+      `${ratio(row.pooled.perSecond, row.direct.perSecond)} | ${ratio(row.replica.perSecond, row.pooled.perSecond)} | ${(row.replicaShare * 100).toFixed(0)} % |`);
+  }
+  const lag = r.poolerReplica.lag;
+  lines.push(
+    '', `The replica's replay lag while the write endpoints ran through the stack's facade (${lag.samples} samples of ` +
+      '`pg_stat_replication` every 50 ms): ' +
+      `p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms; WAL not yet replayed p50 ${lag.bytesP50.toFixed(0)} B, p99 ${lag.bytesP99.toFixed(0)} B.`,
+  );
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
   lines.push(
     '## What notifying costs the write paths (pgbench)', '',

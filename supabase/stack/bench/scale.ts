@@ -2,7 +2,8 @@
 // ports +2000, data in .local/bench), a social network seeded with SQL (100k users, 1M posts, 5M likes, 2M
 // follows, 1M comments at BENCH_SCALE=1), then figures: the time of private.recount_counters(), each endpoint
 // through the facade (wrk) and its SQL function alone (pgbench), set-based floors of the user-posts page and the feed,
-// and supabase-js-shaped queries as anon and as a signed-in user. Figures, not pass or fail.
+// the facade through the pooler and on the read replica, the replica's lag under writes, and supabase-js-shaped
+// queries as anon and as a signed-in user. Figures, not pass or fail.
 //   --keep  reuse the seeded bench database of an earlier run (no reseeding)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { measureNotificationCost } from './notification-cost.ts';
 import { runPgbench } from './pgbench.ts';
 import { type EndpointResult, type FloorResult, markdown, type Report, type RestResult } from './report.ts';
 import { tableQueries, timeQuery } from './queries.ts';
+import { measurePoolerAndReplica } from './replication.ts';
 import { type RestCase, restCases } from './rest.ts';
 import { seed, type SeedStep } from './seed.ts';
 import { seconds } from './stats.ts';
@@ -274,6 +276,15 @@ export async function scaleBench(args: string[]): Promise<void> {
       const straight = { facade1: await facadeDirect(1), facade16: await facadeDirect(16), rest1: await restDirect(1), rest16: await restDirect(16) };
       return { rows, facadeGetPost: facade, straight };
     });
+    const poolerReplica = await step('the pooler and the read replica', () => {
+      const all = endpoints(fixtures);
+      const reads = all.filter((endpoint) => ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'].includes(endpoint.name));
+      return measurePoolerAndReplica(
+        { stack, profile: bench, logDir, scratch, seconds: s.seconds, reader, writers: c.writers },
+        reads,
+        all.filter((endpoint) => endpoint.kind === 'write'),
+      );
+    });
     const counters = await checkCounters(root, fixtures);
     const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
     const notificationCost = await step('the write paths with and without their notification triggers', () =>
@@ -300,6 +311,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       rest: rest.rows,
       facadeGetPost: rest.facadeGetPost,
       getPostStraight: rest.straight,
+      poolerReplica,
       counters,
       notificationCost,
       floor: floor.rows,

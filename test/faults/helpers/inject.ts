@@ -14,7 +14,7 @@ if (!stackDir) throw new Error('STACK_DIR is not set: run the fault suite with `
 const isRoot = process.getuid?.() === 0;
 
 /** The pid the supervisor wrote for a service (supabase/stack/supervisor.ts). */
-export function servicePid(name: 'postgres' | 'mailpit' | 'auth' | 'functions'): number {
+export function servicePid(name: 'postgres' | 'replica' | 'pgbouncer' | 'mailpit' | 'auth' | 'functions'): number {
   return Number(readFileSync(join(stackDir, 'run', `${name}.pid`), 'utf8'));
 }
 
@@ -42,9 +42,19 @@ export async function restartPostgres(): Promise<void> {
 }
 
 /** Sends `signal` to a service's process, as the OOM killer or a crash would end it. */
-export function killService(name: 'mailpit' | 'auth' | 'functions', signal: NodeJS.Signals = 'SIGKILL'): number {
+export function killService(name: 'pgbouncer' | 'mailpit' | 'auth' | 'functions', signal: NodeJS.Signals = 'SIGKILL'): number {
   const pid = servicePid(name);
   process.kill(pid, signal);
+  return pid;
+}
+
+/**
+ * The replica crashes: its postmaster and every process of its server killed at once (SIGKILL to its process
+ * group; the stack starts each service in a session of its own). Returns the postmaster's pid.
+ */
+export function crashReplica(): number {
+  const pid = servicePid('replica');
+  process.kill(-pid, 'SIGKILL');
   return pid;
 }
 
