@@ -3,11 +3,14 @@
 // for real: sessions ended with pg_terminate_backend, a lock held by another transaction.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
-import { appWith } from '../helpers/app.ts';
+import { appWith, getFrom, primaryOnlyApp } from '../helpers/app.ts';
 import { asRoot, lockWaits, rpc } from '../helpers/db.ts';
 import { lockPosts, terminateFacadeBackends } from '../helpers/faults.ts';
-import { api } from '../helpers/http.ts';
 import { authIsRunning } from '../helpers/stack.ts';
+
+// The faults are made on the primary: the facade here reads from it alone.
+const facade = primaryOnlyApp();
+const get = (path: string, token?: string) => getFrom(facade, path, token);
 
 let lock: { release: () => Promise<void> } | undefined;
 afterEach(async () => {
@@ -32,7 +35,7 @@ describe.skipIf(!authIsRunning)('a database that drops connections mid-request',
     for (let round = 0; round < 3; round++) {
       lock = await lockPosts();
       // Transactions of the facade stand waiting on the lock, mid-request, when their sessions are ended.
-      const requests = Array.from({ length: 3 }, () => api('GET', `/post/${postId}`));
+      const requests = Array.from({ length: 3 }, () => get(`/post/${postId}`));
       await lockWaits(3);
       expect(await terminateFacadeBackends()).toBe(3);
       const answers = await Promise.all(requests);
@@ -41,8 +44,8 @@ describe.skipIf(!authIsRunning)('a database that drops connections mid-request',
       await lock.release();
       lock = undefined;
     }
-    expect((await api('GET', '/health')).status).toBe(200);
-    expect((await api('GET', `/post/${postId}`)).status).toBe(200);
+    expect((await get('/health')).status).toBe(200);
+    expect((await get(`/post/${postId}`)).status).toBe(200);
   }, 60_000);
 });
 
@@ -51,15 +54,15 @@ describe.skipIf(!authIsRunning)("each caller's statement timeout, as PostgREST a
     const postId = await newPost();
     const reader = await createAccount('reader');
     lock = await lockPosts();
-    const [anonymous, anonymousMs] = await timed(api('GET', `/post/${postId}`));
+    const [anonymous, anonymousMs] = await timed(get(`/post/${postId}`));
     expect([anonymous.status, anonymous.body.error.code]).toEqual([504, 'statement_timeout']);
     expect([anonymousMs >= 2_900, anonymousMs < 6_000]).toEqual([true, true]);
-    const [signedIn, signedInMs] = await timed(api('GET', `/post/${postId}`, { token: reader.accessToken }));
+    const [signedIn, signedInMs] = await timed(get(`/post/${postId}`, reader.accessToken));
     expect([signedIn.status, signedIn.body.error.code]).toEqual([504, 'statement_timeout']);
     expect([signedInMs >= 7_900, signedInMs < 11_000]).toEqual([true, true]);
     await lock.release();
     lock = undefined;
-    expect((await api('GET', `/post/${postId}`)).status).toBe(200);
+    expect((await get(`/post/${postId}`)).status).toBe(200);
   }, 30_000);
 });
 
@@ -69,18 +72,18 @@ describe.skipIf(!authIsRunning)('a busy pool', () => {
     const reader = await createAccount('reader');
     lock = await lockPosts();
     // More slow requests than the pool has connections (at most 20): signed in, each waits up to 8 s.
-    const slow = Array.from({ length: 20 }, () => api('GET', `/post/${postId}`, { token: reader.accessToken }));
+    const slow = Array.from({ length: 20 }, () => get(`/post/${postId}`, reader.accessToken));
     await lockWaits(1);
-    const [profile, waitedMs] = await timed(api('GET', `/${reader.username}`));
+    const [profile, waitedMs] = await timed(get(`/${reader.username}`));
     expect([profile.status, profile.body.error.code, profile.headers.get('retry-after')]).toEqual([503, 'database_busy', '1']);
     expect(waitedMs).toBeLessThan(3_000);
-    const health = await api('GET', '/health');
+    const health = await get('/health');
     expect([health.status, health.body.database]).toEqual([200, 'up']);
     await lock.release();
     lock = undefined;
     const answers = await Promise.all(slow);
     expect(answers.every((answer) => [200, 503].includes(answer.status))).toBe(true);
-    expect((await api('GET', `/${reader.username}`)).status).toBe(200);
+    expect((await get(`/${reader.username}`)).status).toBe(200);
   }, 30_000);
 });
 

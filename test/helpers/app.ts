@@ -1,6 +1,7 @@
 // The facade in-process under Node, for cases the running stack cannot show (a database that is down).
 import { createApp } from '../../functions/api/app.ts';
 import { parseEnv } from '../../functions/api/env.ts';
+import type { ApiResponse } from './http.ts';
 import { stack } from './stack.ts';
 
 /** Nothing listens on port 9 (discard) on the test machines. */
@@ -14,4 +15,21 @@ export function appWith(overrides: Record<string, string>) {
     SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
     ...overrides,
   }));
+}
+
+/**
+ * The facade as the stack runs it (through the pooler, as `authenticator`) but with every read on the primary:
+ * for faults made on the primary (a lock, sessions ended), which a read on the replica would not meet.
+ */
+export function primaryOnlyApp() {
+  const url = new URL(stack.poolerUrl || stack.dbUrl);
+  url.username = 'authenticator';
+  return appWith({ SUPABASE_DB_URL: url.toString() });
+}
+
+/** A GET to an in-process facade, answered as `api()` answers. */
+export async function getFrom(app: ReturnType<typeof appWith>, path: string, token?: string): Promise<ApiResponse> {
+  const response = await app.request(`/api${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
 }

@@ -62,10 +62,13 @@ export function createDatabase(url: string, max: number, replicas: Replicas): Da
   return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas, countsWrites: replicas.configured };
 }
 
-/** Whether `error` means the connection is gone (the server ends the session after a FATAL error). */
+/**
+ * Whether `error` means the connection is gone: the server ends the session after a FATAL error, and PgBouncer
+ * reports the loss of its server connection as class 08 ("server conn crashed?", 08P01), then closes ours.
+ */
 export function lostConnection(error: unknown): boolean {
-  const { severity } = (error ?? {}) as { severity?: unknown };
-  return isConnectionFailure(error) || severity === 'FATAL' || severity === 'PANIC';
+  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+  return isConnectionFailure(error) || severity === 'FATAL' || severity === 'PANIC' || String(code).startsWith('08');
 }
 
 /** Which statements a transaction begins with, beyond the caller's role and claims. */

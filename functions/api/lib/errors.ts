@@ -87,6 +87,9 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   '57P02': [503, 'database_unavailable'],
   '57P03': [503, 'database_unavailable'],
   '55P03': [503, 'lock_timeout'],
+  // A read replica behind what the request must see (private.replica_ready): lib/query.ts then reads from the
+  // primary, so no client should ever get this.
+  'DKLAG': [503, 'database_unavailable'],
   // The caller's statement_timeout (or a statement cancelled because its client went away: nobody reads that answer).
   '57014': [504, 'statement_timeout'],
 };
