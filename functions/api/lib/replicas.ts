@@ -1,7 +1,8 @@
 // The read replicas (DB_REPLICA_URLS): a pool of connections to each, taken in turn. Whether a replica is
-// current enough for a request is for the database to say, on every request (replica-reads.ts); this only
-// leaves alone, for a second, a replica whose connection failed, so requests do not queue behind a server
-// that is down. It is tried again after that, and used again as soon as it answers.
+// current enough for a request is for the database to say, on every request (query.ts); this only leaves
+// alone, for a second, a replica whose connection failed, so requests do not queue behind a server that is
+// down. Its pool is then opened afresh (postgres.js would hand each dead connection's error to a later
+// statement), tried again after that second, and used again as soon as it answers.
 import { openPool, type Pool } from './db.ts';
 
 const restMs = 1_000;
@@ -17,7 +18,7 @@ export interface Replicas {
 }
 
 export function createReplicas(urls: string[], max: number, maxLagMs: number): Replicas {
-  const replicas = urls.map((url) => ({ pool: openPool(url, max), restUntil: 0 }));
+  const replicas = urls.map((url) => ({ url, pool: openPool(url, max), restUntil: 0 }));
   let next = 0;
   return {
     configured: replicas.length > 0,
@@ -32,7 +33,10 @@ export function createReplicas(urls: string[], max: number, maxLagMs: number): R
     },
     failed(pool) {
       const replica = replicas.find((candidate) => candidate.pool === pool);
-      if (replica) replica.restUntil = Date.now() + restMs;
+      if (!replica) return; // already opened afresh
+      replica.restUntil = Date.now() + restMs;
+      replica.pool = openPool(replica.url, max);
+      pool.sql.end({ timeout: 0 }).catch(() => {});
     },
   };
 }
