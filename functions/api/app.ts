@@ -10,7 +10,6 @@ import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
-import { createReplicas } from './lib/replicas.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
 import { account } from './routes/account.ts';
@@ -40,7 +39,7 @@ function clientIp(forwardedFor: string | undefined): string | undefined {
 export function createDeps(env: Env): Deps {
   return {
     env,
-    db: createDatabase(env.SUPABASE_DB_URL, env.DB_POOL_MAX, createReplicas(env.DB_REPLICA_URLS, env.DB_POOL_MAX, env.DB_REPLICA_MAX_LAG_MS)),
+    db: createDatabase(env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, env.DB_POOL_MAX, env.DB_REPLICA_URLS, env.DB_REPLICA_MAX_LAG_MS),
     verifyToken: createTokenVerifier({
       authUrl: `${env.SUPABASE_URL}/auth/v1`,
       jwks: env.SUPABASE_JWKS,

@@ -33,6 +33,12 @@ const envSchema = z.object({
    * mail_unavailable when it does not answer, and /health reports it. Unchecked when absent.
    */
   AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  /**
+   * The transaction pooler's URL (hosted: the Connect dialog's "Transaction pooler", port 6543): the facade then
+   * connects through it rather than to SUPABASE_DB_URL, which hosted projects set to the direct connection.
+   * A secret of the project's own, since the SUPABASE_ prefix is reserved for the injected ones.
+   */
+  DB_POOLER_URL: z.string().min(1).optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(20).default(8),
   /**
    * Read replicas of SUPABASE_DB_URL's database, comma-separated connection URLs: requests that only read go to

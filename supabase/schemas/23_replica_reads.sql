@@ -1,10 +1,11 @@
--- Reads on a streaming replica, with read-your-writes across every facade instance (docs/PRODUCT.md,
--- "Replicas"). Each write request of a signed-in caller counts one more write in private.write_marks, in
+-- Reads on a streaming replica, with read-your-writes across every facade instance (docs/PRODUCT.md, "Reads
+-- and replicas"). Each write request of a signed-in caller counts one more write in private.write_marks, in
 -- its own transaction, on the primary. A read request asks the primary for the caller's count (with the
--- session check, which never reads a replica), then runs on a replica only once that replica has replayed
--- as many of the caller's writes, holds the caller's session, and is not further behind than the bound: the
--- commit that raised the count is then replayed, and so is everything the caller committed before it.
--- Anything else makes private.replica_ready raise SQLSTATE DKLAG and the facade reads from the primary.
+-- session check, which never reads a replica), then runs on a replica only once that replica has replayed as
+-- many of the caller's writes and holds the caller's session: the commit that raised the count is then
+-- replayed, and so is everything the caller committed before it. Otherwise private.replica_ready raises
+-- SQLSTATE DKLAG and the facade reads from the primary. (How far behind a replica may be at most is the
+-- facade's to measure: functions/api/lib/replica-lag.ts.)
 
 create table private.write_marks (
   user_id uuid primary key references auth.users (id) on delete cascade,
@@ -46,7 +47,7 @@ grant execute on function private.read_mark() to anon, authenticated, service_ro
 comment on function private.read_mark() is
   'The caller''s count of writes, read on the primary after the session check: a replica must have replayed as many.';
 
-create function private.replica_ready(p_writes bigint, p_max_lag interval)
+create function private.replica_ready(p_writes bigint)
 returns void
 language plpgsql
 stable
@@ -54,30 +55,18 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not pg_is_in_recovery() then
-    return; -- the primary itself is never behind
+  if not pg_is_in_recovery() or p_writes is null then
+    return; -- the primary itself is never behind; an anonymous caller has nothing of their own to see
   end if;
-  -- Cut off from the primary, a standby cannot tell how far behind it is.
-  if not exists (select 1 from pg_stat_wal_receiver w where w.status = 'streaming') then
-    raise exception 'this replica is not streaming from the primary' using errcode = 'DKLAG';
+  if private.uid() is null then
+    raise exception 'this replica has not replayed the caller''s session yet' using errcode = 'DKLAG';
   end if;
-  -- WAL received but not replayed yet (replay paused, or slower than the primary): behind by the age of the
-  -- last transaction it replayed.
-  if pg_last_wal_receive_lsn() is distinct from pg_last_wal_replay_lsn()
-     and now() - pg_last_xact_replay_timestamp() > p_max_lag then
-    raise exception 'this replica is further behind than %', p_max_lag using errcode = 'DKLAG';
-  end if;
-  if p_writes is not null then
-    if private.uid() is null then
-      raise exception 'this replica has not replayed the caller''s session yet' using errcode = 'DKLAG';
-    end if;
-    if private.read_mark() < p_writes then
-      raise exception 'this replica has not replayed the caller''s writes yet' using errcode = 'DKLAG';
-    end if;
+  if private.read_mark() < p_writes then
+    raise exception 'this replica has not replayed the caller''s writes yet' using errcode = 'DKLAG';
   end if;
 end;
 $$;
-revoke execute on function private.replica_ready(bigint, interval) from public;
-grant execute on function private.replica_ready(bigint, interval) to anon, authenticated, service_role;
-comment on function private.replica_ready(bigint, interval) is
-  'On a replica: raises DKLAG unless it streams, is within p_max_lag, and (for a signed-in caller, p_writes not null) holds their session and p_writes of their writes.';
+revoke execute on function private.replica_ready(bigint) from public;
+grant execute on function private.replica_ready(bigint) to anon, authenticated, service_role;
+comment on function private.replica_ready(bigint) is
+  'On a replica, for a signed-in caller (p_writes: their count of writes on the primary): raises DKLAG unless it holds their session and as many of their writes.';

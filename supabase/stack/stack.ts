@@ -146,11 +146,13 @@ async function startPostgrest(profile: Profile, binary: string, keys: StackKeys,
   });
 }
 
-/** Where a facade process reaches its databases. */
+/** Where a facade process reaches its databases (superuser URLs: the facade logs in as `authenticator`). */
 export interface FacadeDatabases {
-  /** SUPABASE_DB_URL's server, a superuser URL (the facade logs in as `authenticator`). */
+  /** SUPABASE_DB_URL: the primary, directly. */
   primaryUrl: string;
-  /** DB_REPLICA_URLS's server, a superuser URL, if any. */
+  /** DB_POOLER_URL: the primary through the transaction pooler, which the facade then uses. */
+  poolerUrl?: string;
+  /** DB_REPLICA_URLS. */
   replicaUrl?: string;
 }
 
@@ -171,6 +173,7 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
     AUTH_SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
+  if (databases.poolerUrl) env.DB_POOLER_URL = roleUrl(databases.poolerUrl, 'authenticator');
   if (databases.replicaUrl) env.DB_REPLICA_URLS = roleUrl(databases.replicaUrl, 'authenticator');
   const functionDir = join(repoRoot, 'functions', 'api');
   const args = [
@@ -190,7 +193,7 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
 
 /** The stack's facade: through the pooler, as a hosted Edge Function reaches its database, reading from the replica. */
 function startFunctions(profile: Profile, keys: StackKeys, databases: Databases, logDir: string): Promise<void> {
-  const reaches = { primaryUrl: databases.poolerUrl ?? databases.superuserUrl, replicaUrl: databases.replicaUrl };
+  const reaches = { primaryUrl: databases.superuserUrl, poolerUrl: databases.poolerUrl, replicaUrl: databases.replicaUrl };
   return supervise({
     name: 'functions',
     logFile: logPath(logDir, 'functions'),

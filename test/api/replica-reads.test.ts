@@ -13,8 +13,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The facade's default bound (DB_REPLICA_MAX_LAG_MS), which the stack does not change. */
 const maxLagMs = 2_000;
 
+/**
+ * Pauses replay once the replica has caught up, after a read through the facade: the facade then holds a note
+ * of where the primary was with the replica current (functions/api/lib/replica-lag.ts).
+ */
 async function pauseReplay(): Promise<void> {
   await replicaCaughtUp();
+  await read('/post/00000000-0000-0000-0000-000000000000');
   await replica!`select pg_wal_replay_pause()`;
 }
 

@@ -24,7 +24,7 @@ export function appWith(overrides: Record<string, string>) {
 export function primaryOnlyApp() {
   const url = new URL(stack.poolerUrl || stack.dbUrl);
   url.username = 'authenticator';
-  return appWith({ SUPABASE_DB_URL: url.toString() });
+  return appWith({ DB_POOLER_URL: url.toString() });
 }
 
 /** A GET to an in-process facade, answered as `api()` answers. */

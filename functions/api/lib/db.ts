@@ -9,17 +9,11 @@
 // socket that has closed (porsager/postgres#1208), which would end the process.
 import postgres from 'postgres';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
-import { createPoolGate, type PoolGate } from './pool-gate.ts';
-import type { Replicas } from './replicas.ts';
+import { connectionOptions, openPool, type Pool } from './pool.ts';
+import { createReplicas, type Replicas } from './replicas.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
-
-/** A pool of connections to one Postgres server, and the queue for them. */
-export interface Pool {
-  sql: postgres.Sql;
-  gate: PoolGate;
-}
 
 export interface Database extends Pool {
   /** A connection of its own for /health and the role settings, so a busy pool does not look like a down database. */
@@ -40,25 +34,10 @@ export interface Using {
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
 const deadlineMs = 15_000;
-/** Requests beyond the pool that may wait for a connection, and for how long. */
-const maxWaitingPerConnection = 8;
-const maxWaitMs = 2_000;
-
-// prepare: false because the facade reaches Postgres through a transaction pooler (supabase/CONVENTIONS.md).
-// A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
-// 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
-const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
-const connectionOptions = { prepare: false, idle_timeout: 20, connect_timeout: 5, backoff, onnotice: () => {}, connection: { application_name: 'api' } };
-
-export function openPool(url: string, max: number): Pool {
-  return {
-    sql: postgres(url, { ...connectionOptions, max }),
-    gate: createPoolGate(max, max * maxWaitingPerConnection, maxWaitMs),
-  };
-}
-
-export function createDatabase(url: string, max: number, replicas: Replicas): Database {
+/** The primary at `url`, and the read replicas at `replicaUrls` (none: every request goes to the primary). */
+export function createDatabase(url: string, max: number, replicaUrls: string[] = [], maxLagMs = 0): Database {
   const probe = postgres(url, { ...connectionOptions, max: 1 });
+  const replicas = createReplicas(probe, replicaUrls, max, maxLagMs);
   return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas, countsWrites: replicas.configured };
 }
 

@@ -5,9 +5,10 @@
 // - a signed-in caller's count of writes is read on the primary, and the replica must have replayed as many
 //   (supabase/schemas/23_replica_reads.sql). The count lives in the database, not in this process, so it holds
 //   whichever instance served the write and whichever serves the read;
-// - a replica behind the bound, cut off from the primary, or down is skipped: the read goes to the primary.
+// - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
 import type postgres from 'postgres';
-import { identity, lostConnection, type Pool, queryOnPrimary, runOn, type Using } from './db.ts';
+import { identity, lostConnection, queryOnPrimary, runOn, type Using } from './db.ts';
+import type { Pool } from './pool.ts';
 import { sql, type SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
@@ -16,8 +17,8 @@ const replicaBehind = 'DKLAG';
 /** A standby cancelled the read because replay had to change what it was reading (conflict with recovery). */
 const recoveryConflict = '40001';
 
-export function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
-  const replica = using.readOnly ? using.db.replicas.pick() : undefined;
+export async function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+  const replica = using.readOnly ? await using.db.replicas.pick() : undefined;
   return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
 }
 
@@ -28,7 +29,7 @@ async function readOnReplica(using: Using, replica: Pool, caller: Caller, statem
     writes = row.writes;
   }
   const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
-  const ready = sql`select private.replica_ready(${writes}, ${using.db.replicas.maxLag});`;
+  const ready = sql`select private.replica_ready(${writes});`;
   try {
     return await runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`);
   } catch (error) {

@@ -1,33 +1,35 @@
-// The read replicas (DB_REPLICA_URLS): a pool of connections to each, taken in turn. Whether a replica is
-// current enough for a request is for the database to say, on every request (query.ts); this only leaves
-// alone, for a second, a replica whose connection failed, so requests do not queue behind a server that is
-// down. Its pool is then opened afresh (postgres.js would hand each dead connection's error to a later
-// statement), tried again after that second, and used again as soon as it answers.
-import { openPool, type Pool } from './db.ts';
+// The read replicas (DB_REPLICA_URLS): a pool of connections to each, taken in turn among those within the
+// staleness bound (replica-lag.ts). Whether one has replayed what a given caller must see is for the database
+// to say, on every request (query.ts). A replica whose connection failed is left alone for a second, so requests
+// do not queue behind a server that is down; its pool is then opened afresh (postgres.js would hand each dead
+// connection's error to a later statement), and it is used again as soon as it answers within the bound.
+import type postgres from 'postgres';
+import { openPool, type Pool } from './pool.ts';
+import { createLagMeter } from './replica-lag.ts';
 
 const restMs = 1_000;
 
 export interface Replicas {
   configured: boolean;
-  /** The staleness bound as a Postgres interval literal ('2000 ms'). */
-  maxLag: string;
-  /** The next replica to try, or undefined when none is configured or every one failed within the last second. */
-  pick(): Pool | undefined;
+  /** The next replica to try, or undefined when none is up and within the bound. */
+  pick(): Promise<Pool | undefined>;
   /** Leaves a replica whose connection failed alone for a while. */
   failed(replica: Pool): void;
 }
 
-export function createReplicas(urls: string[], max: number, maxLagMs: number): Replicas {
+export function createReplicas(primary: postgres.Sql, urls: string[], max: number, maxLagMs: number): Replicas {
   const replicas = urls.map((url) => ({ url, pool: openPool(url, max), restUntil: 0 }));
+  const meter = createLagMeter(primary, () => replicas.map((replica) => replica.pool.sql), maxLagMs);
   let next = 0;
   return {
     configured: replicas.length > 0,
-    maxLag: `${maxLagMs} ms`,
-    pick() {
+    async pick() {
+      if (replicas.length === 0) return undefined;
+      const lags = await meter.lags().catch(() => replicas.map(() => Infinity));
       for (let tried = 0; tried < replicas.length; tried++) {
-        const replica = replicas[next];
+        const index = next;
         next = (next + 1) % replicas.length;
-        if (replica.restUntil <= Date.now()) return replica.pool;
+        if (replicas[index].restUntil <= Date.now() && lags[index] <= maxLagMs) return replicas[index].pool;
       }
       return undefined;
     },

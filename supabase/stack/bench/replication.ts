@@ -86,7 +86,7 @@ export async function measurePoolerAndReplica(input: Input, reads: Endpoint[], w
   const ports = { direct: profile.ports.api + 12, pooled: profile.ports.api + 13, replica: profile.ports.functions };
   const started: Running[] = [
     await spawnFacade(profile, stack.keys, { primaryUrl: stack.superuserUrl }, 'facade-direct', ports.direct, logDir),
-    await spawnFacade(profile, stack.keys, { primaryUrl: stack.poolerUrl }, 'facade-pooled', ports.pooled, logDir),
+    await spawnFacade(profile, stack.keys, { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl }, 'facade-pooled', ports.pooled, logDir),
   ];
   const primary = postgres(stack.superuserUrl, { max: 1, onnotice: () => {} });
   const replica = postgres(stack.replicaUrl, { max: 1, onnotice: () => {} });

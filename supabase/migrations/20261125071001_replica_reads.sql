@@ -36,8 +36,7 @@ CREATE OR REPLACE FUNCTION private.read_mark()
 $function$;
 
 CREATE OR REPLACE FUNCTION private.replica_ready (
-  p_writes  bigint,
-  p_max_lag interval
+  p_writes bigint
 )
   RETURNS void
   LANGUAGE plpgsql
@@ -46,26 +45,14 @@ CREATE OR REPLACE FUNCTION private.replica_ready (
   SET search_path TO ''
   AS $function$
 begin
-  if not pg_is_in_recovery() then
-    return; -- the primary itself is never behind
+  if not pg_is_in_recovery() or p_writes is null then
+    return; -- the primary itself is never behind; an anonymous caller has nothing of their own to see
   end if;
-  -- Cut off from the primary, a standby cannot tell how far behind it is.
-  if not exists (select 1 from pg_stat_wal_receiver w where w.status = 'streaming') then
-    raise exception 'this replica is not streaming from the primary' using errcode = 'DKLAG';
+  if private.uid() is null then
+    raise exception 'this replica has not replayed the caller''s session yet' using errcode = 'DKLAG';
   end if;
-  -- WAL received but not replayed yet (replay paused, or slower than the primary): behind by the age of the
-  -- last transaction it replayed.
-  if pg_last_wal_receive_lsn() is distinct from pg_last_wal_replay_lsn()
-     and now() - pg_last_xact_replay_timestamp() > p_max_lag then
-    raise exception 'this replica is further behind than %', p_max_lag using errcode = 'DKLAG';
-  end if;
-  if p_writes is not null then
-    if private.uid() is null then
-      raise exception 'this replica has not replayed the caller''s session yet' using errcode = 'DKLAG';
-    end if;
-    if private.read_mark() < p_writes then
-      raise exception 'this replica has not replayed the caller''s writes yet' using errcode = 'DKLAG';
-    end if;
+  if private.read_mark() < p_writes then
+    raise exception 'this replica has not replayed the caller''s writes yet' using errcode = 'DKLAG';
   end if;
 end;
 $function$;
@@ -77,7 +64,7 @@ COMMENT ON FUNCTION "private"."note_write"() IS 'Counts one more write by the ca
 
 COMMENT ON FUNCTION "private"."read_mark"() IS 'The caller''s count of writes, read on the primary after the session check: a replica must have replayed as many.';
 
-COMMENT ON FUNCTION "private"."replica_ready"(bigint, interval) IS 'On a replica: raises DKLAG unless it streams, is within p_max_lag, and (for a signed-in caller, p_writes not null) holds their session and p_writes of their writes.';
+COMMENT ON FUNCTION "private"."replica_ready"(bigint) IS 'On a replica, for a signed-in caller (p_writes: their count of writes on the primary): raises DKLAG unless it holds their session and as many of their writes.';
 
 COMMENT ON TABLE "private"."write_marks" IS 'How many write requests each signed-in caller has made through the facade: a replica serves their reads once it has replayed as many.';
 
@@ -101,12 +88,12 @@ GRANT EXECUTE ON FUNCTION "private"."read_mark"() TO "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."read_mark"() TO "service_role";
 
-REVOKE ALL ON FUNCTION "private"."replica_ready"(bigint, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION "private"."replica_ready"(bigint) FROM PUBLIC;
 
-GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint, interval) TO "anon", "authenticated";
+GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint) TO "anon", "authenticated";
 
-REVOKE ALL ON FUNCTION "private"."replica_ready"(bigint, interval) FROM "postgres";
+REVOKE ALL ON FUNCTION "private"."replica_ready"(bigint) FROM "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint, interval) TO "postgres";
+GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint) TO "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint, interval) TO "service_role";
+GRANT EXECUTE ON FUNCTION "private"."replica_ready"(bigint) TO "service_role";

@@ -1,0 +1,32 @@
+// A pool of connections to one Postgres server (the primary, or a replica), and the bounded queue for them.
+import postgres from 'postgres';
+import { createPoolGate, type PoolGate } from './pool-gate.ts';
+
+export interface Pool {
+  sql: postgres.Sql;
+  gate: PoolGate;
+}
+
+/** Requests beyond the pool that may wait for a connection, and for how long. */
+const maxWaitingPerConnection = 8;
+const maxWaitMs = 2_000;
+
+// prepare: false because the facade reaches Postgres through a transaction pooler (supabase/CONVENTIONS.md).
+// A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
+// 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
+const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
+export const connectionOptions = {
+  prepare: false,
+  idle_timeout: 20,
+  connect_timeout: 5,
+  backoff,
+  onnotice: () => {},
+  connection: { application_name: 'api' },
+};
+
+export function openPool(url: string, max: number): Pool {
+  return {
+    sql: postgres(url, { ...connectionOptions, max }),
+    gate: createPoolGate(max, max * maxWaitingPerConnection, maxWaitMs),
+  };
+}
