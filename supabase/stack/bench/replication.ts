@@ -9,6 +9,7 @@ import { spawnFacade, type Stack } from '../stack.ts';
 import type { Driver } from './drivers.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { Load } from './load.ts';
+import { runPgbench } from './pgbench.ts';
 import { percentile } from './stats.ts';
 import { runWrk } from './wrk.ts';
 
@@ -36,10 +37,20 @@ export interface ReplicaLag {
 export interface PoolerReplicaResult {
   rows: PoolerReplicaRow[];
   lag: ReplicaLag;
+  /** What a signed-in read on a replica still costs the primary: the session check and the write count (pgbench, 16 clients). */
+  primaryCheck: Load;
+  /** Each read's SQL alone on the primary (pgbench, 16 clients), beside it. */
+  readSql: { name: string; load: Load }[];
 }
+
+/** The statement a signed-in read on a replica sends the primary, after the caller's identity. */
+const primaryCheckSql = 'select private.require_uid(); select private.read_mark()';
 
 interface Input {
   stack: Stack;
+  /** pgbench's binary, and the primary as authenticator for it. */
+  pgbench: string;
+  authenticatorUrl: string;
   profile: Profile;
   logDir: string;
   scratch: string;
@@ -81,7 +92,7 @@ async function sampleLag(primary: postgres.Sql, until: Promise<unknown>): Promis
 }
 
 export async function measurePoolerAndReplica(input: Input, reads: Endpoint[], writes: Endpoint[]): Promise<PoolerReplicaResult> {
-  const { stack, profile, logDir, scratch, seconds, reader, writers } = input;
+  const { stack, profile, logDir, scratch, seconds, reader, writers, pgbench, authenticatorUrl } = input;
   if (!stack.poolerUrl || !stack.replicaUrl) throw new Error('the bench stack runs no pooler or no replica');
   const ports = { direct: profile.ports.api + 12, pooled: profile.ports.api + 13, replica: profile.ports.functions };
   const started: Running[] = [
@@ -115,7 +126,11 @@ export async function measurePoolerAndReplica(input: Input, reads: Endpoint[], w
     })();
     const lag = await sampleLag(primary, writeLoad);
     await writeLoad;
-    return { rows, lag };
+    const sql16 = (sql: string) => runPgbench({ url: authenticatorUrl, sql, identities: [reader.identity], clients: 16, seconds }, pgbench, scratch);
+    const primaryCheck = await sql16(primaryCheckSql);
+    const readSql = [];
+    for (const endpoint of reads) readSql.push({ name: endpoint.name, load: await sql16(endpoint.sql) });
+    return { rows, lag, primaryCheck, readSql };
   } finally {
     await Promise.all([primary.end(), replica.end()]);
     for (const running of started) await running.stop();

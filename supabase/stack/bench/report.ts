@@ -123,6 +123,12 @@ export function markdown(r: Report): string {
     '', `The replica's replay lag while the write endpoints ran through the stack's facade (${lag.samples} samples of ` +
       '`pg_stat_replication` every 50 ms): ' +
       `p50 ${ms(lag.p50)} ms, p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms; WAL not yet replayed p50 ${lag.bytesP50.toFixed(0)} B, p99 ${lag.bytesP99.toFixed(0)} B.`,
+    '', 'What a signed-in read on a replica still costs the primary (the session check and the caller\'s write count), ' +
+      'beside each read\'s own SQL, with pgbench at 16 clients on the primary (tps, p50 ms): the primary can check ' +
+      '"check tps" reads a second while the replicas run them.', '',
+    '| statement | tps | p50 | p99 |', '|---|---:|---:|---:|',
+    `| the primary's check | ${cell(r.poolerReplica.primaryCheck).join(' | ')} |`,
+    ...r.poolerReplica.readSql.map((read) => `| ${read.name}: its SQL | ${cell(read.load).join(' | ')} |`),
   );
   lines.push('', 'Counters after the concurrent writes:', '', ...r.counters.map((line) => `- ${line}`), '');
   lines.push(

@@ -280,7 +280,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       const all = endpoints(fixtures);
       const reads = all.filter((endpoint) => ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'].includes(endpoint.name));
       return measurePoolerAndReplica(
-        { stack, profile: bench, logDir, scratch, seconds: s.seconds, reader, writers: c.writers },
+        { stack, profile: bench, logDir, scratch, seconds: s.seconds, reader, writers: c.writers, pgbench: c.pgbench, authenticatorUrl },
         reads,
         all.filter((endpoint) => endpoint.kind === 'write'),
       );
