@@ -980,6 +980,8 @@ export interface components {
             rest: "up" | "down";
             /** @enum {string} */
             mail: "up" | "down" | "unchecked";
+            /** @enum {string} */
+            replicas: "up" | "down" | "none";
         };
         Registered: {
             /** @enum {boolean} */

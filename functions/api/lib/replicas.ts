@@ -15,23 +15,32 @@ export interface Replicas {
   pick(): Promise<Pool | undefined>;
   /** Leaves a replica whose connection failed alone for a while. */
   failed(replica: Pool): void;
+  /** How many replicas are up and within the bound now. */
+  usable(): Promise<number>;
 }
 
 export function createReplicas(primary: postgres.Sql, urls: string[], max: number, maxLagMs: number): Replicas {
   const replicas = urls.map((url) => ({ url, pool: openPool(url, max), restUntil: 0 }));
   const meter = createLagMeter(primary, () => replicas.map((replica) => replica.pool.sql), maxLagMs);
   let next = 0;
+  const within = async () => {
+    const lags = await meter.lags().catch(() => replicas.map(() => Infinity));
+    return replicas.map((replica, index) => replica.restUntil <= Date.now() && lags[index] <= maxLagMs);
+  };
   return {
     configured: replicas.length > 0,
     async pick() {
       if (replicas.length === 0) return undefined;
-      const lags = await meter.lags().catch(() => replicas.map(() => Infinity));
+      const usable = await within();
       for (let tried = 0; tried < replicas.length; tried++) {
         const index = next;
         next = (next + 1) % replicas.length;
-        if (replicas[index].restUntil <= Date.now() && lags[index] <= maxLagMs) return replicas[index].pool;
+        if (usable[index]) return replicas[index].pool;
       }
       return undefined;
+    },
+    async usable() {
+      return replicas.length === 0 ? 0 : (await within()).filter(Boolean).length;
     },
     failed(pool) {
       const replica = replicas.find((candidate) => candidate.pool === pool);

@@ -1,5 +1,5 @@
-// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with, and
-// whether PostgREST (/rest/v1, which supabase-js clients use) serves.
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with,
+// whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
@@ -16,6 +16,11 @@ const HealthSchema = z
     rest: ServiceState,
     /** `unchecked` when the function is not told the mail server (AUTH_SMTP_SERVER). */
     mail: z.enum(['up', 'down', 'unchecked']),
+    /**
+     * `up`: a read replica is reachable and within the staleness bound; `down`: none is, so every read goes to the
+     * primary (which `status` does not count against); `none`: no replica is configured (DB_REPLICA_URLS).
+     */
+    replicas: z.enum(['up', 'down', 'none']),
   })
   .openapi('Health');
 
@@ -73,9 +78,16 @@ async function mailState({ env }: Deps): Promise<'up' | 'down' | 'unchecked'> {
   return await smtpIsUp(env.AUTH_SMTP_SERVER) ? 'up' : 'down';
 }
 
+async function replicaState({ db }: Deps): Promise<'up' | 'down' | 'none'> {
+  if (!db.replicas.configured) return 'none';
+  return await db.replicas.usable() > 0 ? 'up' : 'down';
+}
+
 export const health = createRouter().openapi(route, async (c) => {
   const { deps } = c.var;
-  const [database, auth, rest, mail] = await Promise.all([databaseIsUp(deps), authIsUp(deps), restIsUp(deps), mailState(deps)]);
+  const [database, auth, rest, mail, replicas] = await Promise.all([
+    databaseIsUp(deps), authIsUp(deps), restIsUp(deps), mailState(deps), replicaState(deps),
+  ]);
   const state = (up: boolean) => up ? 'up' as const : 'down' as const;
   const body = {
     status: database && auth && rest && mail !== 'down' ? 'ok' as const : 'degraded' as const,
@@ -83,6 +95,7 @@ export const health = createRouter().openapi(route, async (c) => {
     auth: state(auth),
     rest: state(rest),
     mail,
+    replicas,
   };
   return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
 });
