@@ -7,7 +7,7 @@ describe('GET /health', () => {
   it('says whether a read replica can take reads, without counting one that cannot against the status', async () => {
     const down = appWith({ DB_REPLICA_URLS: 'postgresql://authenticator:postgres@127.0.0.1:9/postgres' });
     const response = await down.request('/api/health');
-    expect((await response.json()).replicas).toBe('down');
+    expect(((await response.json()) as { replicas: string }).replicas).toBe('down');
     expect(response.status).toBe(authIsRunning ? 200 : 503); // 503 only for Auth
 
   });
