@@ -36,6 +36,18 @@ function clientIp(forwardedFor: string | undefined): string | undefined {
   return last && isIP(last) ? last : undefined;
 }
 
+/** The methods the app's routes serve on `path` (none: no route has that path). */
+function allowedMethods(routes: { method: string; path: string }[], path: string): string[] {
+  const methods = routes
+    .filter((route) => route.method !== 'ALL')
+    .filter((route) => {
+      const pattern = route.path.split('/').map((part) => part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      return new RegExp(`^${pattern.join('/')}$`).test(path);
+    })
+    .map((route) => route.method);
+  return [...new Set(methods)].sort();
+}
+
 export function createDeps(env: Env): Deps {
   return {
     env,
@@ -58,7 +70,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info'],
-    exposeHeaders: ['X-Request-Id'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow'],
     maxAge: 600,
   }));
   app.use(async (c, next) => {
@@ -94,7 +106,11 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
   app.route('/', users);
   app.notFound((c) => {
-    throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+    const path = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(app.routes, path);
+    if (allowed.length === 0) throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${path}`);
+    c.header('Allow', allowed.join(', '));
+    throw new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed on ${path}: use ${allowed.join(' or ')}`);
   });
   app.onError(handleError);
   return app;

@@ -177,7 +177,7 @@ auth('code e-mails', () => {
     const token = member.session.access_token;
     expect((await api('POST', '/auth/requestdeletecode', { token })).status).toBe(200);
     const again = await api('POST', '/auth/requestdeletecode', { token });
-    expect([again.status, again.body.error.code]).toEqual([429, 'rate_limited']);
+    expect([again.status, again.body.error.code, again.headers.get('retry-after')]).toEqual([429, 'rate_limited', '60']);
     const [row] = await asRoot`select count(*)::int as n from private.code_mails where user_id = ${member.userId}`;
     expect(row.n).toBe(1);
   });

@@ -47,9 +47,29 @@ describe('the error envelope', () => {
     expect(answer).toContain('"code":"request_timeout"');
   }, 20_000);
 
-  it('refuses a body that is not JSON with 415 unsupported_media_type', async () => {
+  it('refuses a body that is not JSON with 415 unsupported_media_type, saying what to send', async () => {
     const response = await api('POST', '/auth/login', { body: 'login=a', headers: { 'Content-Type': 'text/plain' } });
     expect([response.status, response.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    expect(response.body.error.message).toContain('application/json');
+  });
+
+  it('answers a known path with a method it does not serve 405, naming the methods in Allow', async () => {
+    const wrong = await api('PATCH', '/post/create');
+    expect([wrong.status, wrong.body.error.code, wrong.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'POST']);
+    const feed = await api('DELETE', '/feed');
+    expect([feed.status, feed.headers.get('allow')]).toEqual([405, 'GET']);
+    expect((await api('PATCH', '/no/such/route')).status).toBe(404);
+  });
+
+  it('challenges every 401 with WWW-Authenticate, invalid_token when a token was refused', async () => {
+    const none = await api('GET', '/feed');
+    expect([none.status, none.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="api"']);
+    const malformed = await api('GET', '/feed', { token: 'not-a-jwt' });
+    expect([malformed.status, malformed.body.error.code]).toEqual([401, 'invalid_token']);
+    expect(malformed.body.error.message).toContain('not an access token');
+    expect(malformed.headers.get('www-authenticate')).toMatch(/^Bearer realm="api", error="invalid_token", error_description="/);
+    const scheme = await api('GET', '/feed', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
+    expect(scheme.body.error.message).toContain('must be "Bearer <access token>"');
   });
 });
 
@@ -65,7 +85,7 @@ describe('browsers on other origins', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
     const refused = await api('GET', '/no/such/route', { headers: { Origin: 'https://app.example' } });
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
-    expect(refused.headers.get('access-control-expose-headers')).toBe('X-Request-Id');
+    expect(refused.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,WWW-Authenticate,Allow');
   });
 });
 

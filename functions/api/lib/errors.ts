@@ -51,6 +51,7 @@ const statusCodes: Record<number, string> = {
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
+  405: 'method_not_allowed',
   408: 'request_timeout',
   409: 'conflict',
   413: 'payload_too_large',
@@ -96,6 +97,8 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
 
 /** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
 export const databaseRetryAfter = 1;
+/** Retry-After of a 429 that names no interval of its own: the shortest of the limits (a code e-mail a minute). */
+const rateLimitRetryAfter = 60;
 
 export function databaseUnavailable(message = 'The database cannot be reached; try again in a moment'): ApiError {
   return new ApiError(503, 'database_unavailable', message, undefined, databaseRetryAfter);
@@ -129,11 +132,12 @@ export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
     const malformed = error.status === 400 && /malformed json/i.test(error.message);
-    return new ApiError(
-      error.status as ContentfulStatusCode,
-      malformed ? 'malformed_json' : (statusCodes[error.status] ?? 'error'),
-      malformed ? 'The request body is not valid JSON' : error.message || 'Request failed',
-    );
+    const message = malformed
+      ? 'The request body is not valid JSON'
+      : error.status === 415
+      ? 'Send the body as JSON, with "Content-Type: application/json"'
+      : error.message || 'Request failed';
+    return new ApiError(error.status as ContentfulStatusCode, malformed ? 'malformed_json' : (statusCodes[error.status] ?? 'error'), message);
   }
   if (isPostgresError(error)) return fromPostgres(error);
   if (isConnectionFailure(error)) return databaseUnavailable();
@@ -151,14 +155,27 @@ export function errorBody(error: ApiError, requestId?: string) {
   };
 }
 
+/**
+ * The challenge of a 401 (RFC 6750): a token that was sent and refused (malformed, expired, its session ended)
+ * is an invalid_token; without one, or for a wrong password, the scheme alone says how to authenticate.
+ */
+function wwwAuthenticate(error: ApiError, sentToken: boolean): string {
+  if (!sentToken || !['invalid_token', 'unauthorized'].includes(error.code)) return 'Bearer realm="api"';
+  return `Bearer realm="api", error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"`;
+}
+
 /** The app's single error handler: known failures keep their status; anything else is a logged 500. */
 export function handleError(error: unknown, c: Context) {
   const requestId = c.get('requestId') as string | undefined;
   const known = toApiError(error);
   // A client that sent too much, or too slowly, is not kept on the connection.
   if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
-  if (known?.retryAfter !== undefined) c.header('Retry-After', String(known.retryAfter));
-  if (known) return c.json(errorBody(known, requestId), known.status);
+  if (known) {
+    const retryAfter = known.retryAfter ?? (known.status === 429 ? rateLimitRetryAfter : known.status === 503 ? databaseRetryAfter : undefined);
+    if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
+    if (known.status === 401) c.header('WWW-Authenticate', wwwAuthenticate(known, c.req.header('Authorization') !== undefined));
+    return c.json(errorBody(known, requestId), known.status);
+  }
   // A client that went away aborts what its request was waiting for: no one reads the answer, nothing to log.
   if (!c.req.raw.signal.aborted) console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');

@@ -85,7 +85,10 @@ function isUuid(value: unknown): value is string {
 /** The bearer token of a request, if any; a malformed Authorization header is an error, not anonymity. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
-  const match = /^Bearer +([A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*)$/i.exec(header.trim());
-  if (!match) throw invalidToken('The Authorization header must be "Bearer <access token>"');
-  return match[1];
+  const bearer = /^Bearer +(\S+)$/i.exec(header.trim());
+  if (!bearer) throw invalidToken('The Authorization header must be "Bearer <access token>"');
+  if (!/^[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]*$/.test(bearer[1])) {
+    throw invalidToken('The bearer token is not an access token (a JWT: three parts separated by dots)');
+  }
+  return bearer[1];
 }
