@@ -10,6 +10,7 @@ import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
+import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
 import { account } from './routes/account.ts';
@@ -99,7 +100,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.openapi(openApiRoute, (c) =>
     c.json(withCommonErrors(app.getOpenAPI31Document({
       openapi: '3.1.0',
-      info: { title: 'DayKeeper social API', version: '0.1.0' },
+      info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
       servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
     }))));
   app.route('/', docs);

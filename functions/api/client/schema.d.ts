@@ -1026,6 +1026,10 @@ export interface components {
             following_count: number;
             posts_count: number;
             banned: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
             /** @description Only in the caller's own profile */
             email?: string;
@@ -1062,12 +1066,23 @@ export interface components {
             emotion: number | null;
             /** @enum {string} */
             privacy: "public" | "close_friends" | "private";
-            /** @example 2026-11-22 */
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
             day: string;
             likes_count: number;
             comments_count: number;
             banned: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             edited_at: string | null;
             /** @description The accounts the text mentions (@username) that you may see */
             mentions: components["schemas"]["Author"][];
@@ -1091,6 +1106,10 @@ export interface components {
         };
         LikerPage: {
             items: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
                 liked_at: string;
             })[];
             next_cursor: string | null;
@@ -1100,6 +1119,10 @@ export interface components {
             id: string;
             /** @enum {string} */
             target_type: "user" | "post" | "comment";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
         };
         Comment: {
@@ -1115,6 +1138,10 @@ export interface components {
             replies_count: number;
             /** @description The accounts the text mentions (@username) that you may see */
             mentions: components["schemas"]["Author"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
             viewer: {
                 liked: boolean;
@@ -1127,6 +1154,10 @@ export interface components {
         };
         CommentLikerPage: {
             items: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
                 liked_at: string;
             })[];
             next_cursor: string | null;
@@ -1141,11 +1172,19 @@ export interface components {
             /** Format: uuid */
             target_id: string;
             reports_count: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             latest_at: string;
             latest_reports: {
                 /** Format: uuid */
                 id: string;
                 reason: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
                 created_at: string;
                 reporter: components["schemas"]["Author"] & (Record<string, never> | null);
             }[];
@@ -1157,11 +1196,19 @@ export interface components {
         Ban: {
             /** @enum {string} */
             type: "user";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             banned_at: string;
             user: components["schemas"]["Profile"];
         } | {
             /** @enum {string} */
             type: "post";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             banned_at: string;
             post: components["schemas"]["Post"];
         };
@@ -1179,6 +1226,10 @@ export interface components {
             /** @enum {string} */
             action: "ban" | "unban";
             reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
             admin: components["schemas"]["Author"] & (Record<string, never> | null);
             /** @description Or the database role of a Studio session */
@@ -1205,7 +1256,15 @@ export interface components {
             post_id: string | null;
             /** Format: uuid */
             comment_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             read_at: string | null;
         };
         NotificationsRead: {
@@ -1317,6 +1376,10 @@ export interface operations {
                      * @example jane@example.com
                      */
                     email: string;
+                    /**
+                     * @description 8 to 72 bytes in UTF-8, as Supabase Auth counts them
+                     * @example correct horse battery
+                     */
                     password: string;
                     display_name?: string;
                     /** @example Europe/Paris */
@@ -1956,6 +2019,10 @@ export interface operations {
                     email: string;
                     /** @example 123456 */
                     code: string;
+                    /**
+                     * @description 8 to 72 bytes in UTF-8, as Supabase Auth counts them
+                     * @example correct horse battery
+                     */
                     password: string;
                 };
             };
@@ -2413,6 +2480,10 @@ export interface operations {
                      * @example jane@example.com
                      */
                     email?: string;
+                    /**
+                     * @description 8 to 72 bytes in UTF-8, as Supabase Auth counts them
+                     * @example correct horse battery
+                     */
                     password?: string;
                     current_password?: string;
                 };
@@ -5392,7 +5463,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
-                /** @description The text, 2 to 100 characters, searched literally */
+                /** @description The text, 2 to 100 characters once trimmed, searched literally */
                 q: string;
                 type: "users" | "posts";
             };

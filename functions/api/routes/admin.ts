@@ -4,9 +4,7 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import {
-  AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, ProfileSchema, UsernameParam,
-} from './schemas.ts';
+import { AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, ProfileSchema, Timestamp, UsernameParam } from './schemas.ts';
 
 const tags = ['admin'];
 const security = [{ bearerAuth: [] }];
@@ -22,7 +20,7 @@ const HistoryPage = pageOf(z.object({
   element_id: z.uuid(),
   action: z.enum(['ban', 'unban']),
   reason: z.string(),
-  created_at: z.string(),
+  created_at: Timestamp,
   admin: AuthorSchema.nullable().openapi({ description: 'The admin who acted through the API' }),
   database_role: z.string().nullable().openapi({ description: 'Or the database role of a Studio session' }),
 }).openapi('BanHistoryEntry'), 'BanHistoryPage');
@@ -30,12 +28,12 @@ const ReportGroupPage = pageOf(z.object({
   target_type: z.enum(['user', 'post', 'comment']),
   target_id: z.uuid(),
   reports_count: z.number().int(),
-  latest_at: z.string(),
-  latest_reports: z.array(z.object({ id: z.uuid(), reason: z.string(), created_at: z.string(), reporter: AuthorSchema.nullable() })),
+  latest_at: Timestamp,
+  latest_reports: z.array(z.object({ id: z.uuid(), reason: z.string(), created_at: Timestamp, reporter: AuthorSchema.nullable() })),
 }).openapi('ReportGroup'), 'ReportGroupPage');
 const BanPage = pageOf(z.discriminatedUnion('type', [
-  z.object({ type: z.literal('user'), banned_at: z.string(), user: ProfileSchema }),
-  z.object({ type: z.literal('post'), banned_at: z.string(), post: PostSchema }),
+  z.object({ type: z.literal('user'), banned_at: Timestamp, user: ProfileSchema }),
+  z.object({ type: z.literal('post'), banned_at: Timestamp, post: PostSchema }),
 ]).openapi('Ban'), 'BanPage');
 
 export const admin = createRouter()

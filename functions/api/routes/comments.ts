@@ -4,7 +4,7 @@ import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, PageQuery, pageOf, PostIdParam, Reason, ReportSchema } from './schemas.ts';
+import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, ReportSchema, Timestamp } from './schemas.ts';
 
 const tags = ['comments'];
 const security = [{ bearerAuth: [] }];
@@ -73,7 +73,7 @@ export const comments = createRouter()
   .openapi(createRoute({
     method: 'get', path: '/post/comment/{commentId}/likes', operationId: 'listCommentLikes', tags, summary: 'Who liked the comment (those you may see), newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
-    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
+    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: Timestamp }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_likes', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);

@@ -4,7 +4,7 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, json, PageQuery, pageOf } from './schemas.ts';
+import { AuthorSchema, json, PageQuery, pageOf, Timestamp } from './schemas.ts';
 
 const tags = ['notifications'];
 const security = [{ bearerAuth: [] }];
@@ -16,8 +16,8 @@ const NotificationSchema = z
     actor: AuthorSchema,
     post_id: z.uuid().nullable(),
     comment_id: z.uuid().nullable(),
-    created_at: z.string(),
-    read_at: z.string().nullable(),
+    created_at: Timestamp,
+    read_at: Timestamp.nullable(),
   })
   .openapi('Notification');
 

@@ -4,7 +4,7 @@ import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, DeletedSchema, json, PageQuery, pageOf, PostIdParam, PostSchema, Reason, ReportSchema, StoragePath } from './schemas.ts';
+import { AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, Reason, ReportSchema, StoragePath, Timestamp } from './schemas.ts';
 
 const tags = ['posts'];
 const security = [{ bearerAuth: [] }];
@@ -73,7 +73,7 @@ export const posts = createRouter()
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}/likes', operationId: 'listPostLikes', tags, summary: 'Who liked the post (those you may see), newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
-    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: z.string() }), 'LikerPage'), 'A page of likers'), ...readErrors },
+    responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: Timestamp }), 'LikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
     return c.json(await rpc(c.var.deps, c.var.caller, 'post_likes', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);

@@ -13,7 +13,12 @@ export const Email = z.email().max(254).openapi({ example: 'jane@example.com' })
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
 export const Password = z.string()
   .refine((text) => utf8Bytes(text) >= 8, 'at least 8 bytes (UTF-8)')
-  .refine((text) => utf8Bytes(text) <= 72, 'at most 72 bytes (UTF-8)');
+  .refine((text) => utf8Bytes(text) <= 72, 'at most 72 bytes (UTF-8)')
+  .openapi({ minLength: 8, description: '8 to 72 bytes in UTF-8, as Supabase Auth counts them', example: 'correct horse battery' });
+/** A moment, as the database writes it (ISO 8601 with its offset). */
+export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-25T08:00:00.000+00:00' });
+/** A calendar day, YYYY-MM-DD. */
+export const Day = z.string().openapi({ format: 'date', example: '2026-11-22' });
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
 /**
  * As the database accepts it: no control characters (Unicode Cc: U+0000–U+001F, U+007F–U+009F), no bidirectional
@@ -44,7 +49,7 @@ export const ProfileSchema = z
     following_count: z.number().int(),
     posts_count: z.number().int(),
     banned: z.boolean(),
-    created_at: z.string(),
+    created_at: Timestamp,
     email: z.string().optional().openapi({ description: 'Only in the caller\'s own profile' }),
     unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile' }),
     viewer: z
@@ -81,12 +86,12 @@ export const PostSchema = z
     media: z.array(z.string()),
     emotion: z.number().int().nullable(),
     privacy: z.enum(['public', 'close_friends', 'private']),
-    day: z.string().openapi({ example: '2026-11-22' }),
+    day: Day,
     likes_count: z.number().int(),
     comments_count: z.number().int(),
     banned: z.boolean(),
-    created_at: z.string(),
-    edited_at: z.string().nullable(),
+    created_at: Timestamp,
+    edited_at: Timestamp.nullable(),
     mentions: Mentions,
     viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
   })
@@ -102,7 +107,7 @@ export const CommentSchema = z
     likes_count: z.number().int(),
     replies_count: z.number().int(),
     mentions: Mentions,
-    created_at: z.string(),
+    created_at: Timestamp,
     viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
   })
   .openapi('Comment');
@@ -126,7 +131,7 @@ export const Reason = z.object({ reason: z.string().trim().min(1).max(1000) });
 export const IsoDate = z.iso.date().openapi({ example: '2026-11-22' });
 
 export const ReportSchema = z
-  .object({ id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), created_at: z.string() })
+  .object({ id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), created_at: Timestamp })
   .openapi('Report');
 
 export const DeletedSchema = z.object({ deleted: z.literal(true), id: z.uuid() }).openapi('Deleted');

@@ -14,7 +14,7 @@ export const search = createRouter()
     request: {
       query: PageQuery.extend({
         // The length rule (2 to 100 characters once trimmed) is the database's, with its own error codes.
-        q: z.string().max(1000).openapi({ description: 'The text, 2 to 100 characters, searched literally', example: 'ann' }),
+        q: z.string().max(1000).openapi({ minLength: 2, maxLength: 100, description: 'The text, 2 to 100 characters once trimmed, searched literally', example: 'ann' }),
         type: z.enum(['users', 'posts']),
       }),
     },

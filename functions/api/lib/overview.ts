@@ -1,0 +1,25 @@
+// The OpenAPI document's overview (info.description): what a client needs before its first request.
+export const apiOverview = `
+The REST API of DayKeeper, a social network of daily posts. Every rule (who may see what, who may do what)
+is enforced by the database, so this API, supabase-js clients and admins in Studio meet the same rules.
+
+**Authentication.** Register (\`POST /auth/register\`), confirm the e-mailed 6-digit code
+(\`POST /auth/confirm_email\`), then \`POST /auth/login\` with a username or e-mail and the password. Send the
+access token as \`Authorization: Bearer <access token>\`. It expires (\`expires_in\` seconds); trade the refresh
+token for a new pair with \`POST /auth/refresh\` (it rotates: keep the new one). A signed-out, banned or
+deleted account's token is refused at once with 401 and \`WWW-Authenticate\`. Routes marked with no security
+also answer anonymous callers, who see only what is public.
+
+**Lists** are pages, newest (or best) first: \`?limit=\` 1 to 100 (20 by default); a page is
+\`{ "items": [...], "next_cursor": "…" | null }\`; ask for the next one with \`?cursor=<next_cursor>\`. Cursors are
+opaque and stay valid while items are added.
+
+**Errors** all have one shape: \`{ "error": { "code", "message", "details"?, "request_id" } }\`. \`code\` is
+stable (the full table: supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not
+see answers 404, exactly as something that does not exist. 429 and 503 carry \`Retry-After\`.
+
+**Reads and writes.** A write acknowledged to you is in every read you make next; others see it once the
+read replica has replayed it (normally within milliseconds, at most 2 s).
+
+**Days.** A post belongs to the day it was written on in its author's time zone, and stays there.
+`.trim();
