@@ -33,6 +33,30 @@ describe('the OpenAPI document', () => {
     expect(operations.filter((o) => ![none, bearer, either].includes(security(o))).map((o) => o.name)).toEqual([]);
   });
 
+  it('opens with an overview, and gives every timestamp and day its format and the password its minimum', () => {
+    expect((document.info.description ?? '').split('\n\n').length).toBeGreaterThanOrEqual(4);
+    const unformatted: string[] = [];
+    const passwords: unknown[] = [];
+    // Every property of every schema, wherever it is declared (components, bodies, answers).
+    const visit = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const properties = (node as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+      for (const [name, schema] of Object.entries(properties)) {
+        const formats = [schema.format, ...((schema.anyOf ?? schema.oneOf ?? []) as { format?: string }[]).map((s) => s.format)];
+        if (/_at$/.test(name) && schema.type !== 'integer' && !formats.includes('date-time')) unformatted.push(`${where}.${name}`);
+        if (name === 'day' && !formats.includes('date')) unformatted.push(`${where}.${name}`);
+        // A password being set (register, reset, change); logging in takes whatever the account has.
+        if (name === 'password' && !('login' in properties)) passwords.push(schema.minLength);
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}.${key}`);
+    };
+    visit(document, '#');
+    expect(unformatted).toEqual([]);
+    expect(passwords.length).toBeGreaterThan(0);
+    expect(new Set(passwords)).toEqual(new Set([8]));
+  });
+
   it('is what the typed client was generated from (else run `npm run client`)', async () => {
     const committed = await readFile(clientTypesFile, 'utf8');
     expect(committed === await clientTypes(document), `${clientTypesFile} is out of date: run \`npm run client\``).toBe(true);

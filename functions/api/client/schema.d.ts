@@ -1295,9 +1295,21 @@ export interface components {
         };
         Calendar: {
             user: components["schemas"]["Author"];
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
             from: string;
+            /**
+             * Format: date
+             * @example 2026-11-22
+             */
             to: string;
             days: {
+                /**
+                 * Format: date
+                 * @example 2026-11-22
+                 */
                 day: string;
                 count: number;
                 level: number;

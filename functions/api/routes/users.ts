@@ -5,10 +5,7 @@ import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import {
-  AuthorSchema, body, IsoDate, json, PageQuery, pageOf, PostPage, ProfileSchema, Reason, ReportSchema, Username,
-  UsernameParam,
-} from './schemas.ts';
+import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, ReportSchema, Username, UsernameParam } from './schemas.ts';
 
 const tags = ['users'];
 const security = [{ bearerAuth: [] }];
@@ -20,9 +17,9 @@ const FollowState = z
 const CalendarSchema = z
   .object({
     user: AuthorSchema,
-    from: z.string(),
-    to: z.string(),
-    days: z.array(z.object({ day: z.string(), count: z.number().int(), level: z.number().int().min(1).max(4) })),
+    from: Day,
+    to: Day,
+    days: z.array(z.object({ day: Day, count: z.number().int(), level: z.number().int().min(1).max(4) })),
   })
   .openapi('Calendar');
 
