@@ -33,6 +33,11 @@ describe('the OpenAPI document', () => {
     expect(operations.filter((o) => ![none, bearer, either].includes(security(o))).map((o) => o.name)).toEqual([]);
   });
 
+  it('describes every operation beyond its summary', () => {
+    const undescribed = operations.filter((o) => !((o as { description?: string }).description ?? '').trim()).map((o) => o.name);
+    expect(undescribed).toEqual([]);
+  });
+
   it('opens with an overview, and gives every timestamp and day its format and the password its minimum', () => {
     expect((document.info.description ?? '').split('\n\n').length).toBeGreaterThanOrEqual(4);
     const unformatted: string[] = [];

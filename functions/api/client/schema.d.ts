@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** State of the facade and of the services it depends on */
+        /**
+         * State of the facade and of the services it depends on
+         * @description Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account; Supabase Auth e-mails a 6-digit code to confirm it */
+        /**
+         * Create an account; Supabase Auth e-mails a 6-digit code to confirm it
+         * @description Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in before. The username follows the rules of the schema and may not be a reserved word. An address whose account awaits confirmation is answered 409 and its owner is e-mailed a reset code.
+         */
         post: operations["register"];
         delete?: never;
         options?: never;
@@ -63,7 +69,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with a username or e-mail and the password */
+        /**
+         * Sign in with a username or e-mail and the password
+         * @description Signs in with a username or an e-mail and the password, and answers the session (access and refresh tokens), the user and the profile. An unknown account, a wrong password and a banned account get one identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.
+         */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -100,7 +109,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Trade a refresh token for a new session (the refresh token rotates) */
+        /**
+         * Trade a refresh token for a new session (the refresh token rotates)
+         * @description Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned or deleted account's refresh token is refused.
+         */
         post: operations["refreshSession"];
         delete?: never;
         options?: never;
@@ -117,7 +129,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** E-mail a password reset code; the same answer whether or not the account exists */
+        /**
+         * E-mail a password reset code; the same answer whether or not the account exists
+         * @description E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an account.
+         */
         post: operations["forgetPassword"];
         delete?: never;
         options?: never;
@@ -134,7 +149,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the e-mailed code; signs out every other session */
+        /**
+         * Set a new password with the e-mailed code; signs out every other session
+         * @description Sets a new password with the code from POST /auth/forget_password and signs out every other session of the account.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -151,7 +169,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send the confirmation (or password reset) code again; the same answer whether or not the account exists */
+        /**
+         * Send the confirmation (or password reset) code again; the same answer whether or not the account exists
+         * @description E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the address has one.
+         */
         post: operations["resendCode"];
         delete?: never;
         options?: never;
@@ -166,7 +187,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in user: account and profile, with their own e-mail */
+        /**
+         * The signed-in user: account and profile, with their own e-mail
+         * @description The signed-in user's account and profile, with their own e-mail address (shown to its owner only).
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -185,7 +209,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** E-mail the signed-in user a code that confirms deleting their account (DELETE /user) */
+        /**
+         * E-mail the signed-in user a code that confirms deleting their account (DELETE /user)
+         * @description E-mails you the code that DELETE /user needs. One a minute: a second request within it is a 429.
+         */
         post: operations["requestDeleteCode"];
         delete?: never;
         options?: never;
@@ -202,7 +229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End this session, or every session of the account with {"all": true} */
+        /**
+         * End this session, or every session of the account with {"all": true}
+         * @description Ends this session, or with {"all": true} every session of the account: their tokens are refused at once.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -224,7 +254,10 @@ export interface paths {
          */
         put: operations["updateAccount"];
         post?: never;
-        /** Delete the account and everything it owns, with the code from POST /auth/requestdeletecode */
+        /**
+         * Delete the account and everything it owns, with the code from POST /auth/requestdeletecode
+         * @description Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.
+         */
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;
@@ -239,7 +272,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Back to the default avatar */
+        /**
+         * Back to the default avatar
+         * @description Removes your avatar: your profile shows none until you set avatar_url again.
+         */
         put: operations["resetProfilePicture"];
         post?: never;
         delete?: never;
@@ -257,7 +293,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Write a post; its day is today in your time zone */
+        /**
+         * Write a post; its day is today in your time zone
+         * @description Writes a post: text 1 to 1000 characters, up to 5 media paths in the project's storage, an optional emotion 0..100 and a privacy (public, close_friends, private: you alone; admins see every post). Its day is today in your time zone, and stays so; @mentions of accounts you may see notify them.
+         */
         post: operations["createPost"];
         delete?: never;
         options?: never;
@@ -272,12 +311,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post with fresh counts and your flags */
+        /**
+         * A post with fresh counts and your flags
+         * @description A post you may see, with fresh counts (comments_count includes replies) and whether you liked it. 404 when you may not see it, exactly as when it does not exist.
+         */
         get: operations["getPost"];
-        /** Edit your post (body, media, emotion, privacy) */
+        /**
+         * Edit your post (body, media, emotion, privacy)
+         * @description Edits your post (body, media, emotion, privacy) and sets edited_at; its day does not change. Another's post: 403 if you may see it, else 404. A banned post cannot be edited.
+         */
         put: operations["updatePost"];
         post?: never;
-        /** Delete your post with its comments and likes */
+        /**
+         * Delete your post with its comments and likes
+         * @description Deletes your post with its comments, likes and mentions.
+         */
         delete: operations["deletePost"];
         options?: never;
         head?: never;
@@ -293,7 +341,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Like or unlike: toggles, or {"like": true|false} */
+        /**
+         * Like or unlike: toggles, or {"like": true|false}
+         * @description Likes or unlikes a post you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.
+         */
         post: operations["likePost"];
         delete?: never;
         options?: never;
@@ -308,7 +359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who liked the post (those you may see), newest first */
+        /**
+         * Who liked the post (those you may see), newest first
+         * @description Who liked a post, newest first: only the likers you may see (the post's likes_count includes every like).
+         */
         get: operations["listPostLikes"];
         put?: never;
         post?: never;
@@ -327,7 +381,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a post to the admins */
+        /**
+         * Report a post to the admins
+         * @description Reports a post to the admins, with a reason; one open report per reporter and post (a second is a 409).
+         */
         post: operations["reportPost"];
         delete?: never;
         options?: never;
@@ -344,7 +401,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Comment on a post */
+        /**
+         * Comment on a post
+         * @description Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible across a block; a post you may not see is a 404.
+         */
         post: operations["createComment"];
         delete?: never;
         options?: never;
@@ -359,7 +419,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A post's comments (not replies), newest first */
+        /**
+         * A post's comments (not replies), newest first
+         * @description A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.
+         */
         get: operations["listComments"];
         put?: never;
         post?: never;
@@ -376,11 +439,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A comment */
+        /**
+         * A comment
+         * @description A comment you may see, with its counts and whether you liked it. 404 when you may not see it or its post.
+         */
         get: operations["getComment"];
         put?: never;
         post?: never;
-        /** Delete a comment and its replies (its author, the post's author, or an admin) */
+        /**
+         * Delete a comment and its replies (its author, the post's author, or an admin)
+         * @description Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an admin. Others: 403 if they may see it, else 404.
+         */
         delete: operations["deleteComment"];
         options?: never;
         head?: never;
@@ -394,7 +463,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Replies to a comment, newest first */
+        /**
+         * Replies to a comment, newest first
+         * @description The replies to a comment, newest first, those whose author you may see.
+         */
         get: operations["listReplies"];
         put?: never;
         post?: never;
@@ -413,7 +485,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a comment */
+        /**
+         * Reply to a comment
+         * @description Replies to a comment of a post you may see; a reply's parent is a comment of the same post.
+         */
         post: operations["replyToComment"];
         delete?: never;
         options?: never;
@@ -430,7 +505,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Like or unlike: toggles, or {"like": true|false} */
+        /**
+         * Like or unlike: toggles, or {"like": true|false}
+         * @description Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.
+         */
         post: operations["likeComment"];
         delete?: never;
         options?: never;
@@ -445,7 +523,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who liked the comment (those you may see), newest first */
+        /**
+         * Who liked the comment (those you may see), newest first
+         * @description Who liked a comment, newest first: only the likers you may see (the count includes every like).
+         */
         get: operations["listCommentLikes"];
         put?: never;
         post?: never;
@@ -464,7 +545,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a comment to the admins */
+        /**
+         * Report a comment to the admins
+         * @description Reports a comment to the admins, with a reason; one open report per reporter and comment (a second is a 409).
+         */
         post: operations["reportComment"];
         delete?: never;
         options?: never;
@@ -479,7 +563,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment */
+        /**
+         * Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment
+         * @description Admins only (others: 403). The reported users, posts or comments (?type=), one entry per element, with its count of open reports and the latest reasons, the most recently reported first.
+         */
         get: operations["adminListReports"];
         put?: never;
         post?: never;
@@ -499,7 +586,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Dismiss a report */
+        /**
+         * Dismiss a report
+         * @description Admins only. Closes one report; the element stays as it is. 404 for an unknown report.
+         */
         delete: operations["adminDismissReport"];
         options?: never;
         head?: never;
@@ -513,7 +603,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Users and posts banned now, latest first; ?type=user|post */
+        /**
+         * Users and posts banned now, latest first; ?type=user|post
+         * @description Admins only. What is banned now, the latest ban first: users, posts, or both (?type=).
+         */
         get: operations["adminListBans"];
         put?: never;
         post?: never;
@@ -530,7 +623,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every ban and unban of one user or post */
+        /**
+         * Every ban and unban of one user or post
+         * @description Admins only. Every ban and unban of one user or post (its id), with the admin, the time and the reason, newest first; kept after the element is deleted.
+         */
         get: operations["adminGetBanHistory"];
         put?: never;
         post?: never;
@@ -547,7 +643,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The bans and unbans one admin made */
+        /**
+         * The bans and unbans one admin made
+         * @description Admins only. The bans and unbans one admin made, newest first.
+         */
         get: operations["adminGetBanHistoryByAdmin"];
         put?: never;
         post?: never;
@@ -566,7 +665,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ban or unban a user, with a reason (admins cannot be banned) */
+        /**
+         * Ban or unban a user, with a reason (admins cannot be banned)
+         * @description Admins only. Bans (or with {"ban": false} unbans) an account, with a reason. A banned account disappears for everyone but admins, cannot sign in or refresh, and its sessions end at once. Asking for the state it is already in is a 409; admins cannot be banned.
+         */
         post: operations["adminBanUser"];
         delete?: never;
         options?: never;
@@ -584,7 +686,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a banned user and everything they own; their e-mail cannot register again */
+        /**
+         * Delete a banned user and everything they own; their e-mail cannot register again
+         * @description Admins only. Deletes a banned account and everything it owns; its e-mail cannot register again. An account that is not banned: 409.
+         */
         delete: operations["adminDeleteUser"];
         options?: never;
         head?: never;
@@ -600,7 +705,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ban or unban a post, with a reason */
+        /**
+         * Ban or unban a post, with a reason
+         * @description Admins only. Bans (or unbans) a post, with a reason: it disappears for everyone but admins and its author, who can no longer edit it. The state it is already in: 409.
+         */
         post: operations["adminBanPost"];
         delete?: never;
         options?: never;
@@ -618,7 +726,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a banned post */
+        /**
+         * Delete a banned post
+         * @description Admins only. Deletes a banned post with its comments and likes. A post that is not banned: 409.
+         */
         delete: operations["adminDeletePost"];
         options?: never;
         head?: never;
@@ -632,7 +743,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=) */
+        /**
+         * Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=)
+         * @description Your home feed: the posts of the accounts you follow and your own, those you may see, newest first; ?date= keeps one day.
+         */
         get: operations["getFeed"];
         put?: never;
         post?: never;
@@ -649,7 +763,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your notifications, newest first (unread only with ?unread=true) */
+        /**
+         * Your notifications, newest first (unread only with ?unread=true)
+         * @description What others did that concerns you (follows, requests, likes, comments, replies, mentions), newest first; ?unread=true for the unread ones. None for your own acts, none across a block, none whose actor or subject you may no longer see.
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -668,7 +785,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mark your notifications read: all, or up to and including {"until": id} */
+        /**
+         * Mark your notifications read: all, or up to and including {"until": id}
+         * @description Marks your notifications read: all of them, or those up to and including one (until: its id); answers how many were marked and how many stay unread.
+         */
         post: operations["readNotifications"];
         delete?: never;
         options?: never;
@@ -683,7 +803,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search users (by username or display name: prefix, then likeness) or posts (every word), best first */
+        /**
+         * Search users (by username or display name: prefix, then likeness) or posts (every word), best first
+         * @description Searches accounts (?type=users: username and display name, prefix first, then likeness) or posts (?type=posts: every word of the text, among the newest matches), best first; only what you may see. The text is searched literally (no patterns or operators).
+         */
         get: operations["search"];
         put?: never;
         post?: never;
@@ -700,7 +823,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document (rendered at GET /docs) */
+        /**
+         * This OpenAPI 3.1 document (rendered at GET /docs)
+         * @description This document (OpenAPI 3.1), which the typed client is generated from and GET /docs renders.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -717,7 +843,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pending follow requests made to you, newest first */
+        /**
+         * Pending follow requests made to you, newest first
+         * @description The pending follow requests made to you (a private account), newest first. Answer them with POST /{username}/respond_follow.
+         */
         get: operations["listFollowRequests"];
         put?: never;
         post?: never;
@@ -734,7 +863,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Your close friends, newest first */
+        /**
+         * Your close friends, newest first
+         * @description Your close-friends list, newest first; its members are neither asked nor told.
+         */
         get: operations["listCloseFriends"];
         put?: never;
         post?: never;
@@ -753,7 +885,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add or remove a close friend: toggles, or {"close_friend": true|false} */
+        /**
+         * Add or remove a close friend: toggles, or {"close_friend": true|false}
+         * @description Adds or removes an account on your close-friends list: toggles, or takes the wanted state. Your close_friends posts are visible to them (they must still pass the private-account rule).
+         */
         post: operations["setCloseFriend"];
         delete?: never;
         options?: never;
@@ -768,7 +903,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accounts you blocked, newest first */
+        /**
+         * Accounts you blocked, newest first
+         * @description The accounts you blocked, newest first (banned accounts are left out).
+         */
         get: operations["listBlocks"];
         put?: never;
         post?: never;
@@ -785,7 +923,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's posts on one day (yours when no username is given) */
+        /**
+         * A user's posts on one day (yours when no username is given)
+         * @description A user's posts on one day (?day=YYYY-MM-DD, the day in the author's time zone), those you may see; yours when no username is given. A private account's: 403 private_account unless you follow it.
+         */
         get: operations["listPostsOfDay"];
         put?: never;
         post?: never;
@@ -802,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A profile, with your relation to it when signed in */
+        /**
+         * A profile, with your relation to it when signed in
+         * @description A profile card with its counts and, when you are signed in, your relation to it (viewer: following, requested, follows_you, close_friend). A private account's card stays visible; a banned, unconfirmed or blocked one is a 404.
+         */
         get: operations["getProfile"];
         put?: never;
         post?: never;
@@ -821,7 +965,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Follow (a request, if the account is private) or unfollow: toggles, or {"follow": true|false} */
+        /**
+         * Follow (a request, if the account is private) or unfollow: toggles, or {"follow": true|false}
+         * @description Follows or unfollows an account: toggles, or takes the wanted state. A private account gets a request instead (asking again withdraws it). Nobody follows themself; not across a block.
+         */
         post: operations["followUser"];
         delete?: never;
         options?: never;
@@ -838,7 +985,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept or decline this user's follow request */
+        /**
+         * Accept or decline this user's follow request
+         * @description Accepts or declines this user's pending follow request to you. No pending request: 404.
+         */
         post: operations["respondToFollowRequest"];
         delete?: never;
         options?: never;
@@ -856,7 +1006,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Stop this user following you */
+        /**
+         * Stop this user following you
+         * @description Stops this user following you.
+         */
         delete: operations["removeFollower"];
         options?: never;
         head?: never;
@@ -870,7 +1023,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accepted followers you may see, newest first */
+        /**
+         * Accepted followers you may see, newest first
+         * @description An account's accepted followers that you may see, newest first. A private account's: 403 private_account unless you follow it.
+         */
         get: operations["listFollowers"];
         put?: never;
         post?: never;
@@ -887,7 +1043,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Accounts followed that you may see, newest first */
+        /**
+         * Accounts followed that you may see, newest first
+         * @description The accounts an account follows that you may see, newest first. A private account's: 403 private_account unless you follow it.
+         */
         get: operations["listFollowing"];
         put?: never;
         post?: never;
@@ -906,7 +1065,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Block or unblock: toggles, or {"block": true|false}. Blocking ends follows and close friendship both ways */
+        /**
+         * Block or unblock: toggles, or {"block": true|false}. Blocking ends follows and close friendship both ways
+         * @description Blocks or unblocks an account: toggles, or takes the wanted state. A block hides each of you from the other and ends follows, requests and close-friend entries both ways.
+         */
         post: operations["blockUser"];
         delete?: never;
         options?: never;
@@ -923,7 +1085,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report a user to the admins */
+        /**
+         * Report a user to the admins
+         * @description Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).
+         */
         post: operations["reportUser"];
         delete?: never;
         options?: never;
@@ -938,7 +1103,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4 */
+        /**
+         * Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4
+         * @description For each day of a range (?from, ?to; the last 365 days by default, at most ten years) the number of the user's posts you may see, with a level 1..4 against the busiest day; days without posts are left out. A private account's: 403 private_account unless you follow it.
+         */
         get: operations["getCalendar"];
         put?: never;
         post?: never;
@@ -955,7 +1123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A user's posts you may see, newest first */
+        /**
+         * A user's posts you may see, newest first
+         * @description A user's posts that you may see, newest first. A private account's: 403 private_account unless you follow it.
+         */
         get: operations["listUserPosts"];
         put?: never;
         post?: never;

@@ -51,7 +51,7 @@ const editAccount = createRoute({
 const resetPicture = createRoute({
   method: 'put',
   path: '/resetprofilepicture',
-  operationId: 'resetProfilePicture',
+  operationId: 'resetProfilePicture', description: "Removes your avatar: your profile shows none until you set avatar_url again.",
   tags,
   summary: 'Back to the default avatar',
   middleware: [requireUser] as const,
@@ -62,7 +62,7 @@ const resetPicture = createRoute({
 const deleteAccount = createRoute({
   method: 'delete',
   path: '/user',
-  operationId: 'deleteAccount',
+  operationId: 'deleteAccount', description: "Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.",
   tags,
   summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
   middleware: [requireUser] as const,

@@ -38,7 +38,7 @@ const BanPage = pageOf(z.discriminatedUnion('type', [
 
 export const admin = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/admin/reports', operationId: 'adminListReports', tags, security, middleware,
+    method: 'get', path: '/admin/reports', operationId: 'adminListReports', description: "Admins only (others: 403). The reported users, posts or comments (?type=), one entry per element, with its count of open reports and the latest reasons, the most recently reported first.", tags, security, middleware,
     summary: 'Reported elements, grouped: count, latest reports; filter with ?type=user|post|comment',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post', 'comment']).optional() }) },
     responses: { 200: json(ReportGroupPage, 'A page of reported elements'), ...adminErrors },
@@ -47,12 +47,12 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_reports', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/report/{reportId}', operationId: 'adminDismissReport', tags, security, middleware, summary: 'Dismiss a report',
+    method: 'delete', path: '/admin/report/{reportId}', operationId: 'adminDismissReport', description: "Admins only. Closes one report; the element stays as it is. 404 for an unknown report.", tags, security, middleware, summary: 'Dismiss a report',
     request: { params: z.object({ reportId: z.uuid().openapi({ param: { name: 'reportId', in: 'path' } }) }) },
     responses: { 200: json(DeletedSchema, 'Dismissed'), ...adminErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_dismiss_report', { p_report_id: c.req.valid('param').reportId }), 200))
   .openapi(createRoute({
-    method: 'get', path: '/admin/bans', operationId: 'adminListBans', tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
+    method: 'get', path: '/admin/bans', operationId: 'adminListBans', description: "Admins only. What is banned now, the latest ban first: users, posts, or both (?type=).", tags, security, middleware, summary: 'Users and posts banned now, latest first; ?type=user|post',
     request: { query: PageQuery.extend({ type: z.enum(['user', 'post']).optional() }) },
     responses: { 200: json(BanPage, 'A page of banned elements'), ...adminErrors },
   }), async (c) => {
@@ -60,7 +60,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_bans', { p_type: type, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/admin/banHistory/{elementId}', operationId: 'adminGetBanHistory', tags, security, middleware, summary: 'Every ban and unban of one user or post',
+    method: 'get', path: '/admin/banHistory/{elementId}', operationId: 'adminGetBanHistory', description: "Admins only. Every ban and unban of one user or post (its id), with the admin, the time and the reason, newest first; kept after the element is deleted.", tags, security, middleware, summary: 'Every ban and unban of one user or post',
     request: { params: z.object({ elementId: z.uuid().openapi({ param: { name: 'elementId', in: 'path' } }) }), query: PageQuery },
     responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
   }), async (c) => {
@@ -68,7 +68,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history', { p_element_id: c.req.valid('param').elementId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/admin/banHistoryByAdmin/{username}', operationId: 'adminGetBanHistoryByAdmin', tags, security, middleware, summary: 'The bans and unbans one admin made',
+    method: 'get', path: '/admin/banHistoryByAdmin/{username}', operationId: 'adminGetBanHistoryByAdmin', description: "Admins only. The bans and unbans one admin made, newest first.", tags, security, middleware, summary: 'The bans and unbans one admin made',
     request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
   }), async (c) => {
@@ -76,7 +76,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_history_by_admin', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/admin/user/{username}/ban', operationId: 'adminBanUser', tags, security, middleware,
+    method: 'post', path: '/admin/user/{username}/ban', operationId: 'adminBanUser', description: "Admins only. Bans (or with {\"ban\": false} unbans) an account, with a reason. A banned account disappears for everyone but admins, cannot sign in or refresh, and its sessions end at once. Asking for the state it is already in is a 409; admins cannot be banned.", tags, security, middleware,
     summary: 'Ban or unban a user, with a reason (admins cannot be banned)',
     request: { params: UsernameParam, ...body(BanRequest) },
     responses: { 200: json(z.object({ banned: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state, or an admin' }) },
@@ -85,7 +85,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_user', { p_username: c.req.valid('param').username, p_reason: reason, p_ban: ban }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/user/{username}', operationId: 'adminDeleteUser', tags, security, middleware,
+    method: 'delete', path: '/admin/user/{username}', operationId: 'adminDeleteUser', description: "Admins only. Deletes a banned account and everything it owns; its e-mail cannot register again. An account that is not banned: 409.", tags, security, middleware,
     summary: 'Delete a banned user and everything they own; their e-mail cannot register again',
     request: { params: UsernameParam },
     responses: {
@@ -95,7 +95,7 @@ export const admin = createRouter()
     },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_user', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
-    method: 'post', path: '/admin/post/{postId}/ban', operationId: 'adminBanPost', tags, security, middleware, summary: 'Ban or unban a post, with a reason',
+    method: 'post', path: '/admin/post/{postId}/ban', operationId: 'adminBanPost', description: "Admins only. Bans (or unbans) a post, with a reason: it disappears for everyone but admins and its author, who can no longer edit it. The state it is already in: 409.", tags, security, middleware, summary: 'Ban or unban a post, with a reason',
     request: { params: PostIdParam, ...body(BanRequest) },
     responses: { 200: json(z.object({ banned: z.boolean(), post: PostSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state' }) },
   }), async (c) => {
@@ -103,7 +103,7 @@ export const admin = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_post', { p_post_id: c.req.valid('param').postId, p_reason: reason, p_ban: ban }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/admin/post/{postId}', operationId: 'adminDeletePost', tags, security, middleware, summary: 'Delete a banned post',
+    method: 'delete', path: '/admin/post/{postId}', operationId: 'adminDeletePost', description: "Admins only. Deletes a banned post with its comments and likes. A post that is not banned: 409.", tags, security, middleware, summary: 'Delete a banned post',
     request: { params: PostIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...adminErrors, ...errorResponses({ 409: 'The post is not banned' }) },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_post', { p_post_id: c.req.valid('param').postId }), 200));

@@ -23,7 +23,7 @@ const sentAnyway = 'If an account exists for this address, we sent it a code';
 const register = createRoute({
   method: 'post',
   path: '/auth/register',
-  operationId: 'register',
+  operationId: 'register', description: "Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in before. The username follows the rules of the schema and may not be a reserved word. An address whose account awaits confirmation is answered 409 and its owner is e-mailed a reset code.",
   security: [],
   tags,
   summary: 'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
@@ -63,7 +63,7 @@ const confirmEmail = createRoute({
 const login = createRoute({
   method: 'post',
   path: '/auth/login',
-  operationId: 'login',
+  operationId: 'login', description: "Signs in with a username or an e-mail and the password, and answers the session (access and refresh tokens), the user and the profile. An unknown account, a wrong password and a banned account get one identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.",
   security: [],
   tags,
   summary: 'Sign in with a username or e-mail and the password',
@@ -97,7 +97,7 @@ const google = createRoute({
 const refresh = createRoute({
   method: 'post',
   path: '/auth/refresh',
-  operationId: 'refreshSession',
+  operationId: 'refreshSession', description: "Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned or deleted account's refresh token is refused.",
   security: [],
   tags,
   summary: 'Trade a refresh token for a new session (the refresh token rotates)',
@@ -111,7 +111,7 @@ const refresh = createRoute({
 const forgetPassword = createRoute({
   method: 'post',
   path: '/auth/forget_password',
-  operationId: 'forgetPassword',
+  operationId: 'forgetPassword', description: "E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an account.",
   security: [],
   tags,
   summary: 'E-mail a password reset code; the same answer whether or not the account exists',
@@ -122,7 +122,7 @@ const forgetPassword = createRoute({
 const resetPassword = createRoute({
   method: 'post',
   path: '/auth/reset_password',
-  operationId: 'resetPassword',
+  operationId: 'resetPassword', description: "Sets a new password with the code from POST /auth/forget_password and signs out every other session of the account.",
   security: [],
   tags,
   summary: 'Set a new password with the e-mailed code; signs out every other session',
@@ -136,7 +136,7 @@ const resetPassword = createRoute({
 const resendCode = createRoute({
   method: 'post',
   path: '/auth/resend_code',
-  operationId: 'resendCode',
+  operationId: 'resendCode', description: "E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the address has one.",
   security: [],
   tags,
   summary: 'Send the confirmation (or password reset) code again; the same answer whether or not the account exists',
@@ -147,7 +147,7 @@ const resendCode = createRoute({
 const getUser = createRoute({
   method: 'get',
   path: '/auth/user',
-  operationId: 'getCurrentUser',
+  operationId: 'getCurrentUser', description: "The signed-in user's account and profile, with their own e-mail address (shown to its owner only).",
   tags,
   summary: 'The signed-in user: account and profile, with their own e-mail',
   middleware: [requireUser] as const,
@@ -161,7 +161,7 @@ const getUser = createRoute({
 const requestDeleteCode = createRoute({
   method: 'post',
   path: '/auth/requestdeletecode',
-  operationId: 'requestDeleteCode',
+  operationId: 'requestDeleteCode', description: "E-mails you the code that DELETE /user needs. One a minute: a second request within it is a 429.",
   tags,
   summary: 'E-mail the signed-in user a code that confirms deleting their account (DELETE /user)',
   middleware: [requireUser] as const,
@@ -172,7 +172,7 @@ const requestDeleteCode = createRoute({
 const logout = createRoute({
   method: 'post',
   path: '/auth/logout',
-  operationId: 'logout',
+  operationId: 'logout', description: "Ends this session, or with {\"all\": true} every session of the account: their tokens are refused at once.",
   tags,
   summary: 'End this session, or every session of the account with {"all": true}',
   middleware: [requireUser] as const,

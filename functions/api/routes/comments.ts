@@ -15,14 +15,14 @@ const writeErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in',
 
 export const comments = createRouter()
   .openapi(createRoute({
-    method: 'post', path: '/post/{postId}/comment', operationId: 'createComment', tags, security, summary: 'Comment on a post',
+    method: 'post', path: '/post/{postId}/comment', operationId: 'createComment', description: "Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible across a block; a post you may not see is a 404.", tags, security, summary: 'Comment on a post',
     middleware: [requireUser] as const, request: { params: PostIdParam, ...body(CommentBody) },
     responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors },
   }), async (c) => {
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_post', { p_post_id: c.req.valid('param').postId, p_body: c.req.valid('json').body }), 201);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/{postId}/comments', operationId: 'listComments', tags, summary: "A post's comments (not replies), newest first",
+    method: 'get', path: '/post/{postId}/comments', operationId: 'listComments', description: "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.", tags, summary: "A post's comments (not replies), newest first",
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
   }), async (c) => {
@@ -30,12 +30,12 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'post_comments', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}', operationId: 'getComment', tags, summary: 'A comment',
+    method: 'get', path: '/post/comment/{commentId}', operationId: 'getComment', description: "A comment you may see, with its counts and whether you liked it. 404 when you may not see it or its post.", tags, summary: 'A comment',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(CommentSchema, 'The comment'), ...readErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }), 200))
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}/replies', operationId: 'listReplies', tags, summary: 'Replies to a comment, newest first',
+    method: 'get', path: '/post/comment/{commentId}/replies', operationId: 'listReplies', description: "The replies to a comment, newest first, those whose author you may see.", tags, summary: 'Replies to a comment, newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(CommentPage, 'A page of replies'), ...readErrors },
   }), async (c) => {
@@ -43,7 +43,7 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_replies', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/reply', operationId: 'replyToComment', tags, security, summary: 'Reply to a comment',
+    method: 'post', path: '/post/comment/{commentId}/reply', operationId: 'replyToComment', description: "Replies to a comment of a post you may see; a reply's parent is a comment of the same post.", tags, security, summary: 'Reply to a comment',
     middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(CommentBody) },
     responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors },
   }), async (c) => {
@@ -59,7 +59,7 @@ export const comments = createRouter()
     return c.json(reply, 201);
   })
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/like', operationId: 'likeComment', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
+    method: 'post', path: '/post/comment/{commentId}/like', operationId: 'likeComment', description: "Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.", tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
     middleware: [requireUser] as const,
     request: {
       params: CommentIdParam,
@@ -71,7 +71,7 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'like_comment', { p_comment_id: c.req.valid('param').commentId, p_like: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/comment/{commentId}/likes', operationId: 'listCommentLikes', tags, summary: 'Who liked the comment (those you may see), newest first',
+    method: 'get', path: '/post/comment/{commentId}/likes', operationId: 'listCommentLikes', description: "Who liked a comment, newest first: only the likers you may see (the count includes every like).", tags, summary: 'Who liked the comment (those you may see), newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: CommentIdParam, query: PageQuery },
     responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: Timestamp }), 'CommentLikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
@@ -79,7 +79,7 @@ export const comments = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'comment_likes', { p_comment_id: c.req.valid('param').commentId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/post/comment/{commentId}', operationId: 'deleteComment', tags, security,
+    method: 'delete', path: '/post/comment/{commentId}', operationId: 'deleteComment', description: "Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an admin. Others: 403 if they may see it, else 404.", tags, security,
     summary: "Delete a comment and its replies (its author, the post's author, or an admin)",
     middleware: [requireUser] as const, request: { params: CommentIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not yours to delete' }) },
@@ -87,7 +87,7 @@ export const comments = createRouter()
   // Not in the spec, which reports users and posts only: comments are reportable too (docs/PRODUCT.md), and the
   // admins' report lists group them.
   .openapi(createRoute({
-    method: 'post', path: '/post/comment/{commentId}/report', operationId: 'reportComment', tags, security, summary: 'Report a comment to the admins',
+    method: 'post', path: '/post/comment/{commentId}/report', operationId: 'reportComment', description: "Reports a comment to the admins, with a reason; one open report per reporter and comment (a second is a 409).", tags, security, summary: 'Report a comment to the admins',
     middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(Reason) },
     responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this comment' }) },
   }), async (c) => {

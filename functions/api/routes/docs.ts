@@ -12,6 +12,7 @@ export const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
+  description: 'This document (OpenAPI 3.1), which the typed client is generated from and GET /docs renders.',
   tags: ['docs'],
   summary: 'This OpenAPI 3.1 document (rendered at GET /docs)',
   security: [],

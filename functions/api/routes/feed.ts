@@ -8,7 +8,7 @@ import { IsoDate, json, PageQuery, PostPage } from './schemas.ts';
 
 export const feed = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/feed', operationId: 'getFeed', tags: ['feed'], security: [{ bearerAuth: [] }],
+    method: 'get', path: '/feed', operationId: 'getFeed', description: "Your home feed: the posts of the accounts you follow and your own, those you may see, newest first; ?date= keeps one day.", tags: ['feed'], security: [{ bearerAuth: [] }],
     summary: 'Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=)',
     middleware: [requireUser] as const,
     request: { query: PageQuery.extend({ date: IsoDate.optional() }) },

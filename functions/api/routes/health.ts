@@ -27,7 +27,7 @@ const HealthSchema = z
 const route = createRoute({
   method: 'get',
   path: '/health',
-  operationId: 'getHealth',
+  operationId: 'getHealth', description: "Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).",
   security: [],
   tags: ['health'],
   summary: 'State of the facade and of the services it depends on',

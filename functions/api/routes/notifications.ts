@@ -23,7 +23,7 @@ const NotificationSchema = z
 
 export const notifications = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/notifications', operationId: 'listNotifications', tags, security,
+    method: 'get', path: '/notifications', operationId: 'listNotifications', description: "What others did that concerns you (follows, requests, likes, comments, replies, mentions), newest first; ?unread=true for the unread ones. None for your own acts, none across a block, none whose actor or subject you may no longer see.", tags, security,
     summary: 'Your notifications, newest first (unread only with ?unread=true)',
     middleware: [requireUser] as const,
     request: { query: PageQuery.extend({ unread: z.enum(['true', 'false']).optional().openapi({ description: 'Only unread ones' }) }) },
@@ -36,7 +36,7 @@ export const notifications = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'notifications', { p_unread: unread === 'true', p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/notifications/read', operationId: 'readNotifications', tags, security,
+    method: 'post', path: '/notifications/read', operationId: 'readNotifications', description: "Marks your notifications read: all of them, or those up to and including one (until: its id); answers how many were marked and how many stay unread.", tags, security,
     summary: 'Mark your notifications read: all, or up to and including {"until": id}',
     middleware: [requireUser] as const,
     request: {

@@ -25,7 +25,7 @@ const writeErrors = errorResponses({
 
 export const posts = createRouter()
   .openapi(createRoute({
-    method: 'post', path: '/post/create', operationId: 'createPost', tags, security, summary: 'Write a post; its day is today in your time zone',
+    method: 'post', path: '/post/create', operationId: 'createPost', description: "Writes a post: text 1 to 1000 characters, up to 5 media paths in the project's storage, an optional emotion 0..100 and a privacy (public, close_friends, private: you alone; admins see every post). Its day is today in your time zone, and stays so; @mentions of accounts you may see notify them.", tags, security, summary: 'Write a post; its day is today in your time zone',
     middleware: [requireUser] as const,
     request: body(z.object({
       body: PostFields.body,
@@ -41,12 +41,12 @@ export const posts = createRouter()
     }), 201);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/{postId}', operationId: 'getPost', tags, summary: 'A post with fresh counts and your flags',
+    method: 'get', path: '/post/{postId}', operationId: 'getPost', description: "A post you may see, with fresh counts (comments_count includes replies) and whether you liked it. 404 when you may not see it, exactly as when it does not exist.", tags, summary: 'A post with fresh counts and your flags',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam },
     responses: { 200: json(PostSchema, 'The post'), ...readErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_post', { p_post_id: c.req.valid('param').postId }), 200))
   .openapi(createRoute({
-    method: 'put', path: '/post/{postId}', operationId: 'updatePost', tags, security, summary: 'Edit your post (body, media, emotion, privacy)',
+    method: 'put', path: '/post/{postId}', operationId: 'updatePost', description: "Edits your post (body, media, emotion, privacy) and sets edited_at; its day does not change. Another's post: 403 if you may see it, else 404. A banned post cannot be edited.", tags, security, summary: 'Edit your post (body, media, emotion, privacy)',
     middleware: [requireUser] as const,
     request: { params: PostIdParam, ...body(z.object(PostFields).partial().strict()) },
     responses: { 200: json(PostSchema, 'The edited post'), ...writeErrors, ...errorResponses({ 403: 'Not your post' }) },
@@ -54,12 +54,12 @@ export const posts = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'edit_post', { p_post_id: c.req.valid('param').postId, p_changes: c.req.valid('json') }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/post/{postId}', operationId: 'deletePost', tags, security, summary: 'Delete your post with its comments and likes',
+    method: 'delete', path: '/post/{postId}', operationId: 'deletePost', description: "Deletes your post with its comments, likes and mentions.", tags, security, summary: 'Delete your post with its comments and likes',
     middleware: [requireUser] as const, request: { params: PostIdParam },
     responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not your post' }) },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'delete_post', { p_post_id: c.req.valid('param').postId }), 200))
   .openapi(createRoute({
-    method: 'post', path: '/post/{postId}/like', operationId: 'likePost', tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
+    method: 'post', path: '/post/{postId}/like', operationId: 'likePost', description: "Likes or unlikes a post you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.", tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
     middleware: [requireUser] as const,
     request: {
       params: PostIdParam,
@@ -71,7 +71,7 @@ export const posts = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'like_post', { p_post_id: c.req.valid('param').postId, p_like: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/post/{postId}/likes', operationId: 'listPostLikes', tags, summary: 'Who liked the post (those you may see), newest first',
+    method: 'get', path: '/post/{postId}/likes', operationId: 'listPostLikes', description: "Who liked a post, newest first: only the likers you may see (the post's likes_count includes every like).", tags, summary: 'Who liked the post (those you may see), newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
     responses: { 200: json(pageOf(AuthorSchema.extend({ liked_at: Timestamp }), 'LikerPage'), 'A page of likers'), ...readErrors },
   }), async (c) => {
@@ -79,7 +79,7 @@ export const posts = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'post_likes', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/post/{postId}/report', operationId: 'reportPost', tags, security, summary: 'Report a post to the admins',
+    method: 'post', path: '/post/{postId}/report', operationId: 'reportPost', description: "Reports a post to the admins, with a reason; one open report per reporter and post (a second is a 409).", tags, security, summary: 'Report a post to the admins',
     middleware: [requireUser] as const, request: { params: PostIdParam, ...body(Reason) },
     responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this post' }) },
   }), async (c) => {

@@ -8,7 +8,7 @@ import { json, PageQuery, pageOf, PostPage, ProfileSchema } from './schemas.ts';
 
 export const search = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/search', operationId: 'search', tags: ['search'],
+    method: 'get', path: '/search', operationId: 'search', description: "Searches accounts (?type=users: username and display name, prefix first, then likeness) or posts (?type=posts: every word of the text, among the newest matches), best first; only what you may see. The text is searched literally (no patterns or operators).", tags: ['search'],
     summary: 'Search users (by username or display name: prefix, then likeness) or posts (every word), best first',
     security: optionalAuth, middleware: [optionalUser] as const,
     request: {

@@ -40,7 +40,7 @@ const optionalBoolean = (name: string, description: string) =>
 
 export const users = createRouter()
   .openapi(createRoute({
-    method: 'get', path: '/follow_requests', operationId: 'listFollowRequests', tags, security, summary: 'Pending follow requests made to you, newest first',
+    method: 'get', path: '/follow_requests', operationId: 'listFollowRequests', description: "The pending follow requests made to you (a private account), newest first. Answer them with POST /{username}/respond_follow.", tags, security, summary: 'Pending follow requests made to you, newest first',
     middleware: [requireUser] as const, request: { query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of requesters'), ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }) },
   }), async (c) => {
@@ -48,7 +48,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'follow_requests', { p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/close_friends', operationId: 'listCloseFriends', tags, security, summary: 'Your close friends, newest first',
+    method: 'get', path: '/close_friends', operationId: 'listCloseFriends', description: "Your close-friends list, newest first; its members are neither asked nor told.", tags, security, summary: 'Your close friends, newest first',
     middleware: [requireUser] as const, request: { query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of close friends'), ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }) },
   }), async (c) => {
@@ -56,7 +56,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'close_friends', { p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/close_friends/{username}', operationId: 'setCloseFriend', tags, security,
+    method: 'post', path: '/close_friends/{username}', operationId: 'setCloseFriend', description: "Adds or removes an account on your close-friends list: toggles, or takes the wanted state. Your close_friends posts are visible to them (they must still pass the private-account rule).", tags, security,
     summary: 'Add or remove a close friend: toggles, or {"close_friend": true|false}',
     middleware: [requireUser] as const,
     request: { params: UsernameParam, body: optionalBoolean('close_friend', 'The state you want; omit to toggle') },
@@ -66,7 +66,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'set_close_friend', { p_username: c.req.valid('param').username, p_close: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/blocks', operationId: 'listBlocks', tags, security, summary: 'Accounts you blocked, newest first',
+    method: 'get', path: '/blocks', operationId: 'listBlocks', description: "The accounts you blocked, newest first (banned accounts are left out).", tags, security, summary: 'Accounts you blocked, newest first',
     middleware: [requireUser] as const, request: { query: PageQuery },
     responses: {
       200: json(pageOf(AuthorSchema.extend({ since: z.string() }), 'BlockPage'), 'A page of blocked accounts'),
@@ -77,7 +77,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'blocks', { p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/date', operationId: 'listPostsOfDay', tags, summary: "A user's posts on one day (yours when no username is given)",
+    method: 'get', path: '/date', operationId: 'listPostsOfDay', description: "A user's posts on one day (?day=YYYY-MM-DD, the day in the author's time zone), those you may see; yours when no username is given. A private account's: 403 private_account unless you follow it.", tags, summary: "A user's posts on one day (yours when no username is given)",
     security: optionalAuth, middleware: [optionalUser] as const,
     request: { query: PageQuery.extend({ day: IsoDate, username: Username.optional() }) },
     responses: { 200: json(PostPage, 'A page of posts'), ...listErrors, ...errorResponses({ 401: 'No username and not signed in' }) },
@@ -86,12 +86,12 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'posts_by_day', { p_day: day, p_username: username, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/{username}', operationId: 'getProfile', tags, summary: 'A profile, with your relation to it when signed in',
+    method: 'get', path: '/{username}', operationId: 'getProfile', description: "A profile card with its counts and, when you are signed in, your relation to it (viewer: following, requested, follows_you, close_friend). A private account's card stays visible; a banned, unconfirmed or blocked one is a 404.", tags, summary: 'A profile, with your relation to it when signed in',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam },
     responses: { 200: json(ProfileSchema, 'The profile'), ...seeErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'get_profile', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
-    method: 'post', path: '/{username}/follow', operationId: 'followUser', tags, security,
+    method: 'post', path: '/{username}/follow', operationId: 'followUser', description: "Follows or unfollows an account: toggles, or takes the wanted state. A private account gets a request instead (asking again withdraws it). Nobody follows themself; not across a block.", tags, security,
     summary: 'Follow (a request, if the account is private) or unfollow: toggles, or {"follow": true|false}',
     middleware: [requireUser] as const,
     request: { params: UsernameParam, body: optionalBoolean('follow', 'The state you want; omit to toggle') },
@@ -101,7 +101,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'follow', { p_username: c.req.valid('param').username, p_follow: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/{username}/respond_follow', operationId: 'respondToFollowRequest', tags, security, summary: "Accept or decline this user's follow request",
+    method: 'post', path: '/{username}/respond_follow', operationId: 'respondToFollowRequest', description: "Accepts or declines this user's pending follow request to you. No pending request: 404.", tags, security, summary: "Accept or decline this user's follow request",
     middleware: [requireUser] as const, request: { params: UsernameParam, ...body(z.object({ accept: z.boolean() })) },
     responses: {
       200: json(z.object({ state: z.enum(['accepted', 'declined']), user: ProfileSchema }), 'Answered'),
@@ -112,12 +112,12 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'respond_follow_request', { p_username: c.req.valid('param').username, p_accept: accept }), 200);
   })
   .openapi(createRoute({
-    method: 'delete', path: '/{username}/follower', operationId: 'removeFollower', tags, security, summary: 'Stop this user following you',
+    method: 'delete', path: '/{username}/follower', operationId: 'removeFollower', description: "Stops this user following you.", tags, security, summary: 'Stop this user following you',
     middleware: [requireUser] as const, request: { params: UsernameParam },
     responses: { 200: json(z.object({ removed: z.literal(true), user: ProfileSchema }), 'Removed'), ...actErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'remove_follower', { p_username: c.req.valid('param').username }), 200))
   .openapi(createRoute({
-    method: 'get', path: '/{username}/followers', operationId: 'listFollowers', tags, summary: 'Accepted followers you may see, newest first',
+    method: 'get', path: '/{username}/followers', operationId: 'listFollowers', description: "An account's accepted followers that you may see, newest first. A private account's: 403 private_account unless you follow it.", tags, summary: 'Accepted followers you may see, newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of followers'), ...listErrors },
   }), async (c) => {
@@ -125,7 +125,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'followers', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/{username}/following', operationId: 'listFollowing', tags, summary: 'Accounts followed that you may see, newest first',
+    method: 'get', path: '/{username}/following', operationId: 'listFollowing', description: "The accounts an account follows that you may see, newest first. A private account's: 403 private_account unless you follow it.", tags, summary: 'Accounts followed that you may see, newest first',
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(ProfilePage, 'A page of accounts'), ...listErrors },
   }), async (c) => {
@@ -133,7 +133,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'following', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/{username}/block', operationId: 'blockUser', tags, security,
+    method: 'post', path: '/{username}/block', operationId: 'blockUser', description: "Blocks or unblocks an account: toggles, or takes the wanted state. A block hides each of you from the other and ends follows, requests and close-friend entries both ways.", tags, security,
     summary: 'Block or unblock: toggles, or {"block": true|false}. Blocking ends follows and close friendship both ways',
     middleware: [requireUser] as const,
     request: { params: UsernameParam, body: optionalBoolean('block', 'The state you want; omit to toggle') },
@@ -146,7 +146,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'block', { p_username: c.req.valid('param').username, p_block: wanted }), 200);
   })
   .openapi(createRoute({
-    method: 'post', path: '/{username}/report', operationId: 'reportUser', tags, security, summary: 'Report a user to the admins',
+    method: 'post', path: '/{username}/report', operationId: 'reportUser', description: "Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).", tags, security, summary: 'Report a user to the admins',
     middleware: [requireUser] as const, request: { params: UsernameParam, ...body(Reason) },
     responses: { 201: json(ReportSchema, 'Reported'), ...actErrors, ...errorResponses({ 409: 'You already reported this user' }) },
   }), async (c) => {
@@ -154,7 +154,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'report_user', { p_username: c.req.valid('param').username, p_reason: reason }), 201);
   })
   .openapi(createRoute({
-    method: 'get', path: '/{username}/calendar', operationId: 'getCalendar', tags,
+    method: 'get', path: '/{username}/calendar', operationId: 'getCalendar', description: "For each day of a range (?from, ?to; the last 365 days by default, at most ten years) the number of the user's posts you may see, with a level 1..4 against the busiest day; days without posts are left out. A private account's: 403 private_account unless you follow it.", tags,
     summary: 'Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4',
     security: optionalAuth, middleware: [optionalUser] as const,
     request: { params: UsernameParam, query: z.object({ from: IsoDate.optional(), to: IsoDate.optional() }) },
@@ -164,7 +164,7 @@ export const users = createRouter()
     return c.json(await rpc(c.var.deps, c.var.caller, 'calendar', { p_username: c.req.valid('param').username, p_from: from, p_to: to }), 200);
   })
   .openapi(createRoute({
-    method: 'get', path: '/{username}/posts', operationId: 'listUserPosts', tags, summary: "A user's posts you may see, newest first",
+    method: 'get', path: '/{username}/posts', operationId: 'listUserPosts', description: "A user's posts that you may see, newest first. A private account's: 403 private_account unless you follow it.", tags, summary: "A user's posts you may see, newest first",
     security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
     responses: { 200: json(PostPage, 'A page of posts'), ...listErrors },
   }), async (c) => {
