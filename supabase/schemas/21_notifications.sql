@@ -276,12 +276,16 @@ select n.id, n.recipient_id, n.created_at, n.read_at,
     'actor', (select a.card from private.cards a where a.id = n.actor_id),
     'post_id', n.post_id,
     'comment_id', n.comment_id,
+    -- What a client shows beside it ("cleo replied: …"), read through the policies like the subject itself.
+    'post_excerpt', (select left(p.body, 140) from public.posts p where p.id = n.post_id),
+    'comment_excerpt', (select left(c.body, 140) from public.comments c where c.id = n.comment_id),
     'created_at', n.created_at,
     'read_at', n.read_at
   ) as item
 from public.notifications n;
 grant select on private.notification_items to authenticated, service_role;
-comment on view private.notification_items is 'Each of the caller''s visible notifications as JSON, with the actor''s card.';
+comment on view private.notification_items is
+  'Each of the caller''s visible notifications as JSON, with the actor''s card and the first 140 characters of its post and comment.';
 
 -- The caller's notifications, newest first, all or unread only: one query per case, each served by its
 -- index (notifications_recipient_idx, notifications_unread_idx) in list order.

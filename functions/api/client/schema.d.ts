@@ -1427,6 +1427,10 @@ export interface components {
             post_id: string | null;
             /** Format: uuid */
             comment_id: string | null;
+            /** @description The first 140 characters of the post it is about, if any */
+            post_excerpt: string | null;
+            /** @description The first 140 characters of the comment it is about, if any */
+            comment_excerpt: string | null;
             /**
              * Format: date-time
              * @example 2026-11-25T08:00:00.000+00:00

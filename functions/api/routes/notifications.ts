@@ -16,6 +16,8 @@ const NotificationSchema = z
     actor: AuthorSchema,
     post_id: z.uuid().nullable(),
     comment_id: z.uuid().nullable(),
+    post_excerpt: z.string().nullable().openapi({ description: "The first 140 characters of the post it is about, if any" }),
+    comment_excerpt: z.string().nullable().openapi({ description: "The first 140 characters of the comment it is about, if any" }),
     created_at: Timestamp,
     read_at: Timestamp.nullable(),
   })
