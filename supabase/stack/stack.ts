@@ -237,9 +237,10 @@ async function startDatabases(profile: Profile, logDir: string): Promise<Databas
   const superuserUrl = await startPostgres(profile, logDir);
   await bootstrapDatabase(superuserUrl, logDir);
   const replicaUrl = await startReplica(profile, superuserUrl, logDir);
-  if (!poolerSettings(readConfig()).enabled) return { superuserUrl, replicaUrl };
+  const config = readConfig();
+  if (!poolerSettings(config).enabled) return { superuserUrl, replicaUrl };
   await ensurePgbouncerInstalled(logDir);
-  await startPgbouncer({ config: readConfig(), dir: profile.dir, port: profile.ports.pooler, primaryPort: profile.ports.db, logDir });
+  await startPgbouncer({ config, dir: profile.dir, port: profile.ports.pooler, primaryPort: profile.ports.db, logDir });
   const poolerUrl = new URL(superuserUrl);
   poolerUrl.port = String(profile.ports.pooler);
   return { superuserUrl, replicaUrl, poolerUrl: poolerUrl.toString() };

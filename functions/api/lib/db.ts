@@ -21,8 +21,6 @@ export interface Database extends Pool {
   roleSettings: RoleSettings;
   /** Where requests that only read may go instead (none: all go to the primary). */
   replicas: Replicas;
-  /** Whether a signed-in caller's writes are counted, for a replica to know it has replayed them. */
-  countsWrites: boolean;
 }
 
 /** The database, the request's signal (which aborts when its client goes away), and whether it only reads. */
@@ -38,7 +36,7 @@ const deadlineMs = 15_000;
 export function createDatabase(url: string, max: number, replicaUrls: string[] = [], maxLagMs = 0): Database {
   const probe = postgres(url, { ...connectionOptions, max: 1 });
   const replicas = createReplicas(probe, replicaUrls, max, maxLagMs);
-  return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas, countsWrites: replicas.configured };
+  return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas };
 }
 
 /**
@@ -58,9 +56,12 @@ export interface Preamble {
   countWrite: boolean;
 }
 
-/** What a request runs on the primary begins with: the session check, and the count of a request that may write. */
+/**
+ * What a request runs on the primary begins with: the session check, and, when there are replicas to know it,
+ * the count of a request that may write.
+ */
 function primaryPreamble({ db, readOnly }: Using): Preamble {
-  return { checkSession: true, countWrite: db.countsWrites && !readOnly };
+  return { checkSession: true, countWrite: db.replicas.configured && !readOnly };
 }
 
 /** The statements that make the transaction the caller's: the role's settings, role and claims, then the preamble's. */
