@@ -8,7 +8,7 @@ import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
 import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
-import { ApiError, handleError } from './lib/errors.ts';
+import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
 import { withCommonErrors } from './lib/openapi.ts';
 import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
@@ -71,12 +71,17 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
     maxAge: 600,
   }));
   app.use(async (c, next) => {
     // A GET only reads (the SQL functions it calls are stable): a replica may serve it.
-    c.set('deps', { ...deps, signal: c.req.raw.signal, readOnly: c.req.method === 'GET' });
+    c.set('deps', {
+      ...deps,
+      signal: c.req.raw.signal,
+      readOnly: c.req.method === 'GET',
+      onWriteQuota: (quota) => setQuotaHeaders(c, quota),
+    });
     c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
     await next();
   });

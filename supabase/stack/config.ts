@@ -50,6 +50,8 @@ export interface Profile {
   externalDbUrl?: string;
   /** Wipe the profile's data before starting (the test stack always starts fresh). */
   fresh: boolean;
+  /** Whether the stack runs a streaming read replica (the scale benchmark above full size runs none). */
+  replica: boolean;
 }
 
 /** How far each profile's ports are from those of config.toml, and the variable that moves them. */
@@ -67,14 +69,14 @@ const portShifts = {
  * stack elsewhere, so two can run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite). The
  * bench stack starts fresh unless told to keep its seeded database.
  */
-export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean } = {}): Profile {
+export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean; replica?: boolean; dirName?: string } = {}): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
   const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
   const api = config.api.port + shift;
   return {
     name,
     // A stack moved to other ports is a second one: its data lives apart too (.local/test-3000).
-    dir: join(localDir, shift === defaultShift ? name : `${name}-${shift}`),
+    dir: join(localDir, options.dirName ?? (shift === defaultShift ? name : `${name}-${shift}`)),
     ports: {
       api,
       db: config.db.port + shift,
@@ -89,6 +91,7 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
     },
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
     fresh: name === 'bench' ? !options.keep : name !== 'dev',
+    replica: options.replica ?? true,
   };
 }
 

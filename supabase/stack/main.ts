@@ -3,7 +3,8 @@
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
 //   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
-//   bench:scale [--keep]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
+//   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
+//   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -22,6 +23,7 @@ import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
 import { type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
+import { compareReports } from './bench/compare.ts';
 
 const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
@@ -242,12 +244,13 @@ try {
   else if (command === 'bench') Deno.exit(await inFreshStack('test', 'bench', rest));
   else if (command === 'faults') Deno.exit(await inFreshStack('faults', 'run', rest));
   else if (command === 'bench:scale') Deno.exit(await inBenchStack(rest));
+  else if (command === 'bench:compare') await compareReports(rest);
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, faults, reset, types, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -53,6 +53,15 @@ async function initCluster(dataDir: string, logDir: string): Promise<void> {
   }
 }
 
+/**
+ * Server settings of the profile's clusters, the replica's too (a standby refuses to start with fewer
+ * connections than its primary): the scale benchmark runs pgbench with 64 clients beside the stack's own pools,
+ * and Postgres allows 100 by default.
+ */
+export function profileSettings(profile: Profile): string[] {
+  return profile.name === 'bench' ? ['max_connections=200'] : [];
+}
+
 /** Starts the profile's cluster (creating it on first use) under supervision and returns a superuser URL. */
 export async function startPostgres(profile: Profile, logDir: string): Promise<string> {
   const port = profile.ports.db;
@@ -62,7 +71,7 @@ export async function startPostgres(profile: Profile, logDir: string): Promise<s
     info(`creating a Postgres cluster in ${dataDir}`);
     await initCluster(dataDir, logDir);
   }
-  await supervise(postgresService({ name: 'postgres', dataDir, port, socketDir: join(profile.dir, 'postgres-socket') }, logDir));
+  await supervise(postgresService({ name: 'postgres', dataDir, port, socketDir: join(profile.dir, 'postgres-socket'), settings: profileSettings(profile) }, logDir));
   return `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
 }
 

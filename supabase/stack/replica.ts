@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Profile } from './config.ts';
 import { info } from './log.ts';
-import { asClusterOwner, giveToClusterOwner, localPassword, pgBinDir, postgresService, queryValue } from './postgres.ts';
+import { asClusterOwner, giveToClusterOwner, localPassword, pgBinDir, postgresService, profileSettings, queryValue } from './postgres.ts';
 import { assertPortFree, run } from './processes.ts';
 import { supervise } from './supervisor.ts';
 
@@ -53,7 +53,7 @@ export async function startReplica(profile: Profile, primaryUrl: string, logDir:
     port,
     socketDir: join(profile.dir, 'replica-socket'),
     // The primary keeps the rows a long read on the replica still needs, instead of the replica cancelling it.
-    settings: ['hot_standby_feedback=on'],
+    settings: ['hot_standby_feedback=on', ...profileSettings(profile)],
   }, logDir));
   const url = new URL(primaryUrl);
   url.port = String(port);

@@ -236,7 +236,7 @@ async function startDatabases(profile: Profile, logDir: string): Promise<Databas
   }
   const superuserUrl = await startPostgres(profile, logDir);
   await bootstrapDatabase(superuserUrl, logDir);
-  const replicaUrl = await startReplica(profile, superuserUrl, logDir);
+  const replicaUrl = profile.replica ? await startReplica(profile, superuserUrl, logDir) : undefined;
   const config = readConfig();
   if (!poolerSettings(config).enabled) return { superuserUrl, replicaUrl };
   await ensurePgbouncerInstalled(logDir);

@@ -1,6 +1,7 @@
 // What every handler can reach through `c.var`: the shared dependencies, the request id and the caller.
 import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
+import type { WriteQuota } from './errors.ts';
 import type { Database } from './db.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
@@ -13,6 +14,8 @@ export interface Deps {
   signal?: AbortSignal;
   /** The request only reads (a GET): its statements may run on a replica. */
   readOnly?: boolean;
+  /** Told what is left of the write limit a request's write counted against (RateLimit-* headers). */
+  onWriteQuota?: (quota: WriteQuota) => void;
 }
 
 export interface AppEnv {

@@ -14,9 +14,36 @@ export class ApiError extends Error {
     readonly details?: unknown,
     /** Seconds after which trying again may succeed, sent as Retry-After. */
     readonly retryAfter?: number,
+    /** The write limit that refused the request, sent as RateLimit-* headers. */
+    readonly quota?: WriteQuota,
   ) {
     super(message);
   }
+}
+
+/** A write limit's state (supabase/schemas/24_write_limits.sql): its size, what is left, seconds until its window ends. */
+export interface WriteQuota {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** The quota a write limit reports as JSON (its refusal's DETAIL, or daykeeper.write_quota after a write); else undefined. */
+export function parseWriteQuota(text: string | null | undefined): WriteQuota | undefined {
+  if (!text) return undefined;
+  try {
+    const { limit, remaining, reset } = JSON.parse(text);
+    return [limit, remaining, reset].every(Number.isInteger) ? { limit, remaining, reset } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** RateLimit-Limit, -Remaining and -Reset (seconds), as the IETF draft names them. */
+export function setQuotaHeaders(c: Context, quota: WriteQuota): void {
+  c.header('RateLimit-Limit', String(quota.limit));
+  c.header('RateLimit-Remaining', String(quota.remaining));
+  c.header('RateLimit-Reset', String(quota.reset));
 }
 
 export const ErrorSchema = z
@@ -118,7 +145,9 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     const status = Number(custom[1]) as ContentfulStatusCode;
     // Our SQL functions put the stable code in HINT (supabase/ERRORS.md).
     const code = error.hint && /^[a-z_]+$/.test(error.hint) ? error.hint : (statusCodes[status] ?? 'error');
-    return new ApiError(status, code, error.message);
+    // A write limit's refusal says when its window ends.
+    const quota = status === 429 ? parseWriteQuota(error.detail) : undefined;
+    return new ApiError(status, code, error.message, undefined, quota?.reset, quota);
   }
   const known = sqlStates[error.code];
   return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? databaseRetryAfter : undefined) : undefined;
@@ -173,6 +202,7 @@ export function handleError(error: unknown, c: Context) {
   if (known) {
     const retryAfter = known.retryAfter ?? (known.status === 429 ? rateLimitRetryAfter : known.status === 503 ? databaseRetryAfter : undefined);
     if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
+    if (known.quota) setQuotaHeaders(c, known.quota);
     if (known.status === 401) c.header('WWW-Authenticate', wwwAuthenticate(known, c.req.header('Authorization') !== undefined));
     return c.json(errorBody(known, requestId), known.status);
   }

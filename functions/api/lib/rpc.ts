@@ -3,6 +3,7 @@
 // parameter fails the type check instead of a request.
 import type { Database } from '../database.types.ts';
 import type { Deps } from './context.ts';
+import { parseWriteQuota } from './errors.ts';
 import { queryAs } from './query.ts';
 import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
@@ -20,6 +21,12 @@ export async function rpc<F extends ApiFunction>(
   const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
   // Function and parameter names come from the typed signature above, never from the request.
   const list = entries.map(([name, value]) => `${name} => ${literal(value)}`).join(', ');
-  const [row] = await queryAs(deps, caller, new SqlText(`select public.${String(fn)}(${list}) as result`));
+  const call = `select public.${String(fn)}(${list}) as result`;
+  if (deps.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
+  // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
+  // call (the subquery runs first), for the answer's RateLimit-* headers.
+  const [row] = await queryAs(deps, caller, new SqlText(`select r.result, current_setting('daykeeper.write_quota', true) as quota from (${call} offset 0) r`));
+  const quota = parseWriteQuota(row.quota);
+  if (quota) deps.onWriteQuota?.(quota);
   return row.result;
 }

@@ -24,7 +24,8 @@ const pageSize = 20;
 
 /** Idempotent: a kept database already has them. Through the triggers, so every counter stays exact. */
 export async function applyReaderFixtures(root: postgres.Sql, reader: Driver, scale: number): Promise<void> {
-  const follows = Math.max(10, Math.round(1000 * scale));
+  // As the seed's fixtures (seed/sizes.sql): smaller below full size, the same above it.
+  const follows = Math.max(10, Math.round(1000 * Math.min(1, scale)));
   await root`
     insert into public.follows (follower_id, followee_id)
     select ${reader.id}, p.id from generate_series(0, ${follows - 1}) k join public.profiles p on p.username = 'u' || (11 + k)

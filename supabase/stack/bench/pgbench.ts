@@ -13,9 +13,12 @@ export interface SqlLoad {
   identities: Identity[];
   clients: number;
   seconds: number;
+  /** `sql` is the whole transaction, sent as it is (its own settings, one message): no identities, no begin. */
+  raw?: boolean;
 }
 
 function script(load: SqlLoad): string {
+  if (load.raw) return `${load.sql};\n`;
   const n = load.identities.length;
   const identity = n === 1 ? identitySql(load.identities[0]) + ';' : load.identities.map((caller, i) =>
     `${i === 0 ? '\\if' : '\\elif'} :client_id % ${n} = ${i}\n${identitySql(caller)};`).join('\n') + '\n\\endif';

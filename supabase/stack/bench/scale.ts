@@ -4,7 +4,8 @@
 // through the facade (wrk) and its SQL function alone (pgbench), set-based floors of the user-posts page and the feed,
 // the facade through the pooler and on the read replica, the replica's lag under writes, and supabase-js-shaped
 // queries as anon and as a signed-in user. Figures, not pass or fail.
-//   --keep  reuse the seeded bench database of an earlier run (no reseeding)
+//   --keep       reuse the seeded bench database of an earlier run (no reseeding)
+//   --seed-only  seed, then stop (measure later with --keep)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -23,18 +24,27 @@ import { runPgbench } from './pgbench.ts';
 import { type EndpointResult, type FloorResult, markdown, type Report, type RestResult } from './report.ts';
 import { tableQueries, timeQuery } from './queries.ts';
 import { measurePoolerAndReplica } from './replication.ts';
+import { measureFacadeCost } from './facade-cost.ts';
+import { measureGrowth } from './growth.ts';
 import { type RestCase, restCases } from './rest.ts';
 import { seed, type SeedStep } from './seed.ts';
 import { seconds } from './stats.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
+/** The reads whose facade cost is measured against pgbench, and through the pooler and on the replica. */
+const facadeCostReads = ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'];
+
 interface Settings {
   keep: boolean;
+  /** Stop once the database is seeded (a long seed on its own; measure later with --keep). */
+  seedOnly: boolean;
   scale: number;
   /** Length of each load run. */
   seconds: number;
   recountCapSeconds: number;
   drivers: number;
+  /** Whether the bench stack runs its read replica (and the pooler and replica step runs). */
+  replica: boolean;
 }
 
 function settings(args: string[]): Settings {
@@ -43,11 +53,17 @@ function settings(args: string[]): Settings {
     if (!(value > 0)) throw new Error(`${name} must be a positive number`);
     return value;
   };
-  const unknown = args.filter((arg) => arg !== '--keep');
-  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the only one is --keep`);
+  const unknown = args.filter((arg) => !['--keep', '--seed-only'].includes(arg));
+  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the options are --keep and --seed-only`);
+  const scale = number('BENCH_SCALE', 1);
+  const replica = Deno.env.get('BENCH_REPLICA');
+  if (replica && !['on', 'off'].includes(replica)) throw new Error('BENCH_REPLICA must be on or off');
   return {
     keep: args.includes('--keep'),
-    scale: number('BENCH_SCALE', 1),
+    seedOnly: args.includes('--seed-only'),
+    scale,
+    // Above full size a replica would double the disk and replay every row of the seed: off unless asked for.
+    replica: replica ? replica === 'on' : scale <= 1,
     seconds: number('BENCH_SECONDS', 5),
     recountCapSeconds: number('BENCH_RECOUNT_CAP', 300),
     drivers: Math.max(2, Math.round(number('BENCH_DRIVERS', 16))), // the reader and at least one writer
@@ -238,13 +254,15 @@ async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir:
 export async function scaleBench(args: string[]): Promise<void> {
   const s = settings(args);
   const started = await startHeader();
-  const bench = profile('bench', readConfig(), { keep: s.keep });
+  // Each scale keeps its own seeded database, so 1 M and 10 M can be measured in turns without seeding again.
+  const bench = profile('bench', readConfig(), { keep: s.keep, replica: s.replica, dirName: s.scale === 1 ? 'bench' : `bench-scale-${s.scale}` });
   const stack = await up(bench);
   if (stack.authUnavailable) throw new Error(`the scale benchmark needs Supabase Auth for its drivers: ${stack.authUnavailable}`);
   const logDir = join(bench.dir, 'logs');
   info(`bench data lives in ${bench.dir} (Postgres cluster, logs, reports); ${s.keep ? 'kept' : 'fresh'} database`);
   await ensureWrkInstalled(logDir);
   const record = await seedOrKeep(stack, bench.dir, s, logDir);
+  if (s.seedOnly) return;
   const root = postgres(stack.superuserUrl, { max: 2, onnotice: () => {} });
   const authenticatorUrl = roleUrl(stack.superuserUrl, 'authenticator');
   const authenticator = postgres(authenticatorUrl, { max: 1, prepare: false, onnotice: () => {} });
@@ -258,7 +276,22 @@ export async function scaleBench(args: string[]): Promise<void> {
     const fixtures = await findFixtures(root, authenticator, reader);
     const c: Context = { stack, s, authenticatorUrl, pgbench: join(pgBinDir(), 'pgbench'), scratch, reader, writers: drivers.slice(1) };
     const results: EndpointResult[] = [];
-    const floor = await step('set-based floors of the user-posts page and the feed', () => measureFloors(c, root, authenticator, fixtures));
+    // Three times: the ratio of the user-posts page to its floor must hold run after run.
+    const floorRuns: Array<{ rows: FloorResult[]; sameJson: boolean }> = [];
+    for (const run of [1, 2, 3]) {
+      floorRuns.push(await step(`set-based floors of the user-posts page and the feed (run ${run} of 3)`, () => measureFloors(c, root, authenticator, fixtures)));
+    }
+    const growth = await step('growth targets: the feed of 5,000 sparse followees and of a 100,000-post account, deleting an account', () =>
+      measureGrowth(root, (identity) =>
+        runPgbench({ url: c.authenticatorUrl, sql: 'select public.feed()', identities: [identity], clients: 1, seconds: s.seconds }, c.pgbench, c.scratch)));
+    const facadeCost = await step("the facade's own cost at 8 and 64 connections", () =>
+      measureFacadeCost(
+        {
+          functionsUrl: stack.urls.functions, functionsDirectUrl: stack.urls.functionsDirect, authenticatorUrl, authenticator,
+          reader, pgbench: c.pgbench, scratch, seconds: s.seconds,
+        },
+        endpoints(fixtures).filter((endpoint) => facadeCostReads.includes(endpoint.name)),
+      ));
     await step('endpoints: facade and SQL function', async () => {
       for (const endpoint of endpoints(fixtures)) results.push(await measureEndpoint(c, endpoint));
     });
@@ -276,9 +309,9 @@ export async function scaleBench(args: string[]): Promise<void> {
       const straight = { facade1: await facadeDirect(1), facade16: await facadeDirect(16), rest1: await restDirect(1), rest16: await restDirect(16) };
       return { rows, facadeGetPost: facade, straight };
     });
-    const poolerReplica = await step('the pooler and the read replica', () => {
+    const poolerReplica = !s.replica ? undefined : await step('the pooler and the read replica', () => {
       const all = endpoints(fixtures);
-      const reads = all.filter((endpoint) => ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'].includes(endpoint.name));
+      const reads = all.filter((endpoint) => facadeCostReads.includes(endpoint.name));
       return measurePoolerAndReplica(
         { stack, profile: bench, logDir, scratch, seconds: s.seconds, reader, writers: c.writers, pgbench: c.pgbench, authenticatorUrl },
         reads,
@@ -314,15 +347,19 @@ export async function scaleBench(args: string[]): Promise<void> {
       poolerReplica,
       counters,
       notificationCost,
-      floor: floor.rows,
-      floorSameJson: floor.sameJson,
+      floorRuns: floorRuns.map((run) => run.rows),
+      floorSameJson: floorRuns.every((run) => run.sameJson),
       queries,
+      growth,
+      facadeCost,
     };
     const text = markdown(report);
     console.log(`\n${text}`);
-    const file = join(bench.dir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.md`);
-    await Deno.writeTextFile(file, text);
-    info(`wrote ${file}`);
+    // The figures as JSON too, for `bench:compare` (one scale beside another).
+    const file = join(bench.dir, `scale-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    await Deno.writeTextFile(`${file}.md`, text);
+    await Deno.writeTextFile(`${file}.json`, JSON.stringify({ scale: record.scale, ...report }, null, 2));
+    info(`wrote ${file}.md and .json`);
   } finally {
     await Promise.all([root.end(), authenticator.end()]);
     await Deno.remove(scratch, { recursive: true });

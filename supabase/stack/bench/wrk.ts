@@ -31,6 +31,8 @@ export interface HttpLoad {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Count 4xx and 5xx answers as answers (a request measured for its refusal), not as failures. */
+  errorsAreAnswers?: boolean;
 }
 
 function luaScript(load: HttpLoad): string {
@@ -75,7 +77,7 @@ export async function runWrk(load: HttpLoad, scratchDir: string): Promise<Load> 
   const r = JSON.parse(line[1]);
   // wrk counts only answers that arrived within the run.
   if (r.requests === 0) return noLoad(`no answer within the ${load.seconds} s run`);
-  const failures = r.status + r.socket;
+  const failures = (load.errorsAreAnswers ? 0 : r.status) + r.socket;
   return {
     perSecond: (r.requests - failures) / (r.duration_us / 1e6),
     p50: r.p50_us / 1000,

@@ -1,5 +1,7 @@
 -- Follows: each member of the crowd follows about :follows / :crowd others (distinct by construction); a
 -- third of those towards private accounts are still pending requests. The celebrity has :celebrity_followers.
+-- The sparse reader follows :sparse_follows public members of the crowd spread over all of it (each posts about
+-- ten times in two years); the fan reader follows the prolific account alone.
 \ir sizes.sql
 insert into public.follows (follower_id, followee_id, status, since)
 select pg_temp.bench_id('user', 11 + f), pg_temp.bench_id('user', 11 + followee),
@@ -13,3 +15,12 @@ order by 1, 2;
 insert into public.follows (follower_id, followee_id, status, since)
 select pg_temp.bench_id('user', 11 + k), pg_temp.bench_id('user', 1), 'accepted', now() - k * interval '1 minute'
 from generate_series(0, least(:celebrity_followers, :crowd) - 1) k;
+
+insert into public.follows (follower_id, followee_id, status, since)
+select pg_temp.bench_id('user', 6), pg_temp.bench_id('user', 11 + m), 'accepted', now() - k * interval '1 minute'
+from generate_series(0, :sparse_follows - 1) k,
+  lateral (select (k::bigint * (:crowd / :sparse_follows)) as m0) a,
+  lateral (select case when (11 + m0) % 10 = 7 then m0 + 1 else m0 end as m) b;
+
+insert into public.follows (follower_id, followee_id, status, since)
+values (pg_temp.bench_id('user', 7), pg_temp.bench_id('user', 5), 'accepted', now());

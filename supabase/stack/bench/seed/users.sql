@@ -6,11 +6,12 @@ create temporary table bench_users as
 select n,
   pg_temp.bench_id('user', n) as id,
   case n when 1 then 'celebrity' when 2 then 'diarist' when 3 then 'hot_author' when 4 then 'follow_target'
+    when 5 then 'prolific' when 6 then 'sparse_reader' when 7 then 'fan_reader' when 8 then 'leaver'
     else 'u' || n end as username,
   n > 10 and n % 10 = 7 as is_private,
   n = 12 or n % 20000 = 12 as banned
 from generate_series(1, :users) n
-where n <= 4 or n > 10;
+where n <= 8 or n > 10;
 
 insert into auth.users (
   instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, confirmation_token, recovery_token,
@@ -28,3 +29,9 @@ select id, username, 'User ' || n, is_private, now() - interval '800 days', case
   now() - interval '800 days'
 from bench_users
 order by id;
+
+-- Sessions for the readers the growth targets measure as (private.uid() wants a live session).
+insert into auth.sessions (id, user_id, created_at, updated_at)
+select pg_temp.bench_id('session', n), id, now(), now()
+from bench_users
+where username in ('sparse_reader', 'fan_reader');

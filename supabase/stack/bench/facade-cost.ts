@@ -1,0 +1,82 @@
+// The facade's own share of a request: each read through the gateway (wrk) beside pgbench sending the very
+// text the facade sends for it, as one message (the role's settings, role and claims, the session check and
+// the statement, joined with pgbench's `\;`), at 8 and 64 connections. The text comes from the facade's own
+// code (functions/api/lib/db.ts `identity`), with the role settings read as the facade reads them. Then the
+// same reads straight to the function's port (no gateway hop) and a request that reaches no database (the
+// token check and routing alone), which tell where the rest of a request's time goes.
+import type postgres from 'postgres';
+import { type Database, identity } from '../../../functions/api/lib/db.ts';
+import { createRoleSettings } from '../../../functions/api/lib/role-settings.ts';
+import type { Driver } from './drivers.ts';
+import type { Endpoint } from './endpoints.ts';
+import type { Load } from './load.ts';
+import { runPgbench } from './pgbench.ts';
+import { runWrk } from './wrk.ts';
+
+export const facadeConnections = [8, 64] as const;
+
+export interface FacadeCostRow {
+  name: string;
+  connections: number;
+  facade: Load;
+  straight: Load;
+  sql: Load;
+}
+
+export interface FacadeCostResult {
+  rows: FacadeCostRow[];
+  /** A request answered 400 before any database work (GET /post/<malformed id>: the token check, routing, validation). */
+  noDatabase: Array<{ connections: number; load: Load }>;
+  /** One of the texts, as pgbench sent it. */
+  sample: string;
+}
+
+export interface FacadeCostContext {
+  functionsUrl: string;
+  functionsDirectUrl: string;
+  authenticatorUrl: string;
+  authenticator: postgres.Sql;
+  reader: Driver;
+  pgbench: string;
+  scratch: string;
+  seconds: number;
+}
+
+/** The facade's text for `statement` (as routes/ build it: `select public.fn(...) as result`) as the reader. */
+async function facadeText(c: FacadeCostContext, statement: string): Promise<string> {
+  const db = { roleSettings: createRoleSettings(c.authenticator), replicas: { configured: false } } as unknown as Database;
+  const caller = { role: 'authenticated' as const, claims: c.reader.identity.claims };
+  const preamble = await identity(db, caller as Parameters<typeof identity>[1], { checkSession: true, countWrite: false });
+  return `${preamble.text} ${statement} as result`;
+}
+
+/** pgbench's script: the whole text as one command, its statements joined by `\;` (one simple-query message). */
+function oneMessage(text: string): string {
+  return text.replace(/;\s*(?=select )/g, '\\; ');
+}
+
+export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[]): Promise<FacadeCostResult> {
+  const rows: FacadeCostRow[] = [];
+  let sample = '';
+  const http = (url: string, connections: number, errorsAreAnswers = false) =>
+    runWrk({ url, method: 'GET', tokens: [c.reader.accessToken], connections, seconds: c.seconds, errorsAreAnswers }, c.scratch);
+  for (const read of reads) {
+    const text = oneMessage(await facadeText(c, read.sql));
+    sample ||= text;
+    for (const connections of facadeConnections) {
+      const facade = await http(`${c.functionsUrl}/api${read.path}`, connections);
+      const straight = await http(`${c.functionsDirectUrl}/api${read.path}`, connections);
+      const sql = await runPgbench(
+        { url: c.authenticatorUrl, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true },
+        c.pgbench,
+        c.scratch,
+      );
+      rows.push({ name: read.name, connections, facade, straight, sql });
+    }
+  }
+  const noDatabase = [];
+  for (const connections of facadeConnections) {
+    noDatabase.push({ connections, load: await http(`${c.functionsUrl}/api/post/not-an-id`, connections, true) });
+  }
+  return { rows, noDatabase, sample };
+}

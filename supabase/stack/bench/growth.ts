@@ -1,0 +1,62 @@
+// The growth targets' own cases (seed/: the fixtures that keep their size at every scale above full size):
+// the home feed of a reader following 5,000 accounts that rarely post and of one following an account with
+// 100,000 posts (pgbench, one client, p50), and deleting an account with 1,000 posts, 10,000 likes on them and
+// 10,000 it gave, as Supabase Auth deletes one (the auth.users row; everything else follows by cascade and
+// trigger), in a transaction rolled back so a kept database keeps its fixture.
+import type postgres from 'postgres';
+import type { Identity } from './identity.ts';
+import type { Load } from './load.ts';
+import { median } from './stats.ts';
+
+export interface GrowthResult {
+  feeds: Array<{ name: string; load: Load }>;
+  /** Median ms of the deletions, and what was deleted. */
+  deletion: { ms: number; runs: number; what: string };
+}
+
+/** The reader `username` as PostgREST would run them: their id and the session the seed made for them. */
+async function seededReader(root: postgres.Sql, username: string): Promise<Identity> {
+  const [row] = await root`
+    select p.id, s.id as session_id from public.profiles p join auth.sessions s on s.user_id = p.id
+    where p.username = ${username} limit 1`;
+  if (!row) throw new Error(`the bench database has no ${username} with a session: seed it again (run without --keep)`);
+  return { role: 'authenticated', claims: { sub: row.id, session_id: row.session_id, role: 'authenticated', aud: 'authenticated' } };
+}
+
+async function timeDeletion(root: postgres.Sql, runs: number): Promise<GrowthResult['deletion']> {
+  const [leaver] = await root`
+    select p.id, p.posts_count,
+      (select count(*)::int from public.post_likes l join public.posts q on q.id = l.post_id where q.author_id = p.id) as likes_received,
+      (select count(*)::int from public.post_likes l where l.user_id = p.id) as likes_given
+    from public.profiles p where p.username = 'leaver'`;
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await root.begin(async (tx) => {
+      const begin = performance.now();
+      await tx`delete from auth.users where id = ${leaver.id}`;
+      times.push(performance.now() - begin);
+      throw new RollBack();
+    }).catch((error) => {
+      if (!(error instanceof RollBack)) throw error;
+    });
+  }
+  return {
+    ms: median(times),
+    runs,
+    what: `${leaver.posts_count.toLocaleString('en')} posts, ${leaver.likes_received.toLocaleString('en')} likes on them, ` +
+      `${leaver.likes_given.toLocaleString('en')} likes given`,
+  };
+}
+
+class RollBack extends Error {}
+
+export async function measureGrowth(
+  root: postgres.Sql,
+  feed: (identity: Identity) => Promise<Load>,
+): Promise<GrowthResult> {
+  const feeds = [];
+  for (const [name, username] of [['feed, following 5,000 accounts that rarely post', 'sparse_reader'], ['feed, following one account with 100,000 posts', 'fan_reader']]) {
+    feeds.push({ name, load: await feed(await seededReader(root, username)) });
+  }
+  return { feeds, deletion: await timeDeletion(root, 3) };
+}

@@ -1,0 +1,101 @@
+// Write limits through the facade and supabase-js (supabase/schemas/24_write_limits.sql): a new account is
+// stopped at its limit whichever way it writes, 8 writers at once cannot pass it, and the refusal tells a
+// browser when to come back.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, createAccount } from '../helpers/accounts.ts';
+import { asRoot } from '../helpers/db.ts';
+import { api, type ApiResponse } from '../helpers/http.ts';
+import { refusal, signedInSdk } from '../helpers/sdk.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+/** The limit of posts for an account younger than a day, as the database holds it. */
+async function newAccountPostLimit(): Promise<number> {
+  const [row] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'posts'`;
+  return row.n;
+}
+
+/** `total` posts by `author`, `parallel` requests at a time, in order of sending. */
+async function postMany(author: Account, total: number, parallel: number): Promise<ApiResponse[]> {
+  const answers: ApiResponse[] = [];
+  for (let sent = 0; sent < total; sent += parallel) {
+    const batch = Array.from({ length: Math.min(parallel, total - sent) }, (_, i) =>
+      api('POST', '/post/create', { token: author.accessToken, json: { body: `post ${sent + i}` }, headers: { Origin: 'https://app.example' } }));
+    answers.push(...await Promise.all(batch));
+  }
+  return answers;
+}
+
+async function postsOf(author: Account): Promise<number> {
+  const [row] = await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id}`;
+  return row.n;
+}
+
+describe.skipIf(!authIsRunning)('write limits', () => {
+  let limit: number;
+
+  beforeAll(async () => {
+    limit = await newAccountPostLimit();
+  });
+
+  it('a new account posting 8 at a time is stopped at its limit, exactly, with a 429 a browser can read', async () => {
+    const author = await createAccount('flooder');
+    const answers = await postMany(author, limit + 12, 8);
+    const created = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(created).toHaveLength(limit);
+    expect(refused).toHaveLength(12);
+    expect(await postsOf(author)).toBe(limit);
+
+    const last = refused[refused.length - 1];
+    expect(last.body.error.code).toBe('too_many_posts');
+    expect(last.body.error.message).toMatch(/limit of \d+ posts in 3 hours; try again in/);
+    const retryAfter = Number(last.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3 * 3600);
+    expect(last.headers.get('RateLimit-Limit')).toBe(String(limit));
+    expect(last.headers.get('RateLimit-Remaining')).toBe('0');
+    expect(last.headers.get('RateLimit-Reset')).toBe(String(retryAfter));
+    const exposed = (last.headers.get('Access-Control-Expose-Headers') ?? '').split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+  });
+
+  it('each accepted write says what is left of the limit', async () => {
+    const author = await createAccount('counter');
+    const [first, second] = await postMany(author, 2, 1);
+    expect(first.status).toBe(201);
+    expect(first.headers.get('RateLimit-Limit')).toBe(String(limit));
+    expect(first.headers.get('RateLimit-Remaining')).toBe(String(limit - 1));
+    expect(second.headers.get('RateLimit-Remaining')).toBe(String(limit - 2));
+    expect(Number(second.headers.get('RateLimit-Reset'))).toBeGreaterThan(0);
+    // A read counts against nothing and says nothing of the write limits.
+    const read = await api('GET', `/${author.username}/posts`, { token: author.accessToken });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('RateLimit-Remaining')).toBeNull();
+  });
+
+  it('supabase-js inserting directly meets the same count, and is refused with PostgREST\'s 429', async () => {
+    const author = await createAccount('direct');
+    const half = Math.floor(limit / 2);
+    expect((await postMany(author, half, 4)).every((a) => a.status === 201)).toBe(true);
+    const sdk = await signedInSdk(author);
+    for (let i = half; i < limit; i++) {
+      const { error } = await sdk.from('posts').insert({ body: `direct ${i}` });
+      expect(error).toBeNull();
+    }
+    const over = await sdk.from('posts').insert({ body: 'one too many' });
+    expect(refusal(over)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_posts' });
+    expect(JSON.parse(over.error!.details)).toMatchObject({ limit, remaining: 0 });
+    expect(await postsOf(author)).toBe(limit);
+    // The facade refuses the next one too: one count, whichever way the account writes.
+    const facade = await api('POST', '/post/create', { token: author.accessToken, json: { body: 'and through the facade' } });
+    expect(facade.status).toBe(429);
+  });
+
+  it("one account's limit is its own: another new account still posts", async () => {
+    const flooder = await createAccount('spammer');
+    await postMany(flooder, limit + 1, 8);
+    const bystander = await createAccount('bystander');
+    const answer = await api('POST', '/post/create', { token: bystander.accessToken, json: { body: 'hello' } });
+    expect(answer.status).toBe(201);
+  });
+});
