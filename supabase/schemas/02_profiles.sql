@@ -100,8 +100,12 @@ create index profiles_username_trgm_idx on public.profiles using gin (username e
 create index profiles_display_name_trgm_idx on public.profiles using gin (display_name extensions.gin_trgm_ops);
 -- Names starting with a text, the shortest first (private.account_matches): by length, then in byte order,
 -- so each length's matches are one range; the id is included so the range is read from the index alone.
-create index profiles_username_prefix_idx on public.profiles (char_length(username), (username collate "C")) include (id);
-create index profiles_display_name_prefix_idx on public.profiles (char_length(display_name), (lower(display_name) collate "C")) include (id);
+-- Only accounts search may show (confirmed, not banned): look-alike sign-ups never confirmed cannot fill a
+-- search's bound and hide the account they imitate.
+create index profiles_username_prefix_idx on public.profiles (char_length(username), (username collate "C")) include (id)
+  where confirmed_at is not null and banned_at is null;
+create index profiles_display_name_prefix_idx on public.profiles (char_length(display_name), (lower(display_name) collate "C")) include (id)
+  where confirmed_at is not null and banned_at is null;
 
 comment on table public.profiles is 'The public face of an account. E-mail is not here: only its owner sees it, through Auth.';
 comment on column public.profiles.id is 'The Supabase Auth user id; the profile goes with the user.';

@@ -115,7 +115,8 @@ comment on function private.refuse_row_if_blocked(uuid, uuid, text) is
   'Raises the row-level security error of p_table when a block stands between the two accounts.';
 
 -- For the API functions, which answer 404 for an account the caller may not see: a block between the caller
--- and p_other committed since the function looked the account up.
+-- and p_other committed since the function looked the account up. Called directly, it answers the same 404
+-- for an account banned, unconfirmed or unknown, so it tells nobody which of these an account is.
 create function private.refuse_if_blocked_with(p_other uuid)
 returns void
 language plpgsql
@@ -124,7 +125,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  if private.blocked_between(private.uid(), p_other) then
+  if private.blocked_between(private.uid(), p_other)
+     or not exists (select 1 from public.profiles p where p.id = p_other and p.confirmed_at is not null and p.banned_at is null) then
     perform private.fail(404, 'user_not_found', 'No such user');
   end if;
 end;

@@ -79,7 +79,8 @@ $$;
 -- writing ----------------------------------------------------------------------------------------------
 -- The one rule of who is notified, for every trigger below.
 create function private.notify(
-  p_recipient uuid, p_actor uuid, p_kind public.notification_kind, p_post_id uuid, p_comment_id uuid
+  p_recipient uuid, p_actor uuid, p_kind public.notification_kind, p_post_id uuid, p_comment_id uuid,
+  p_seen boolean default false
 )
 returns void
 language plpgsql
@@ -96,14 +97,14 @@ begin
                    or (b.blocker_id = p_actor and b.blocked_id = p_recipient)) then
     return;
   end if;
-  insert into public.notifications (recipient_id, actor_id, kind, post_id, comment_id)
-  values (p_recipient, p_actor, p_kind, p_post_id, p_comment_id)
+  insert into public.notifications (recipient_id, actor_id, kind, post_id, comment_id, read_at)
+  values (p_recipient, p_actor, p_kind, p_post_id, p_comment_id, case when p_seen then now() end)
   on conflict on constraint notifications_once do nothing;
 end;
 $$;
-revoke execute on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid) from public;
-comment on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid) is
-  'Notifies p_recipient of p_actor''s act, unless it is their own, across a block, by a banned or unconfirmed account, or already notified.';
+revoke execute on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid, boolean) from public;
+comment on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid, boolean) is
+  'Notifies p_recipient of p_actor''s act, unless it is their own, across a block, by a banned or unconfirmed account, or already notified; p_seen: marked read already.';
 
 create function private.notify_follow()
 returns trigger
@@ -220,8 +221,22 @@ create trigger notify_comment
 after insert on public.comments
 for each row execute function private.notify_comment();
 
+-- The accounts once notified of a mention in a post, kept while the post lives.
+create table private.post_mention_notices (
+  post_id uuid not null references public.posts (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  primary key (post_id, user_id)
+);
+alter table private.post_mention_notices enable row level security;
+create index post_mention_notices_user_idx on private.post_mention_notices (user_id);
+comment on table private.post_mention_notices is
+  'Who was once notified of a mention in a post: edited out and back in, a mention is not news again.';
+comment on column private.post_mention_notices.post_id is 'The post.';
+comment on column private.post_mention_notices.user_id is 'The account notified of a mention in it.';
+
 -- Each mention is notified once, when the account first appears in the text; a mention edited out of a post
--- takes its notification with it.
+-- takes its notification with it. Edited back in, the notification comes back already read: editing a post
+-- over and over does not ping the account again.
 create function private.notify_post_mention()
 returns trigger
 language plpgsql
@@ -230,8 +245,9 @@ set search_path = ''
 as $$
 begin
   if tg_op = 'INSERT' then
+    insert into private.post_mention_notices (post_id, user_id) values (new.post_id, new.user_id) on conflict do nothing;
     perform private.notify(new.user_id, (select p.author_id from public.posts p where p.id = new.post_id),
-      'mention', new.post_id, null);
+      'mention', new.post_id, null, p_seen => not found);
   else
     delete from public.notifications n
     where n.recipient_id = old.user_id and n.kind = 'mention' and n.post_id = old.post_id and n.comment_id is null;

@@ -15,8 +15,11 @@
 -- Pages: keyset on (rank desc, id desc), the cursor naming the last row's (rank, id). The matches are ranked
 -- and sorted on every page (a text search has no index in rank order); then the page reads them in that order
 -- through the item view and stops at its limit (`offset 0` keeps the sort before the join, so only the rows
--- read are checked against the policies). Each finder returns a bounded number of matches (at most 600
--- accounts, 1,000 posts), so a page costs about the same whatever the text and the size of the network.
+-- read are checked against the policies). The matches are bounded (at most 600 accounts, 1,000 posts), so a
+-- page costs about the same whatever the text and the size of the network; the bound counts only what the
+-- caller may see, so nobody can fill it with what others cannot see and hide the rest: account finders skip
+-- accounts never confirmed or banned, and posts are found in batches, newest first, each read back through
+-- the posts policy, until 1,000 the caller may see are found (or ten batches were read).
 
 -- The text to search for, trimmed: 2 to 100 characters.
 create function private.search_text(p_q text)
@@ -49,8 +52,8 @@ comment on function private.search_text(text) is 'The search text trimmed; 400 u
 --   * when those two find fewer than 200 together: names holding a word like it (pg_trgm word similarity, at
 --     least pg_trgm.word_similarity_threshold; GIN trigram indexes), up to 200.
 -- Ranked: a username prefix 2 + the share of the name the text covers (the shorter name, the closer), a
--- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Every account, visible or
--- not: the caller's query keeps the visible ones.
+-- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Only confirmed accounts not
+-- banned (the ones anybody may see; blocks are the caller's query's to apply).
 create function private.account_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
@@ -73,6 +76,7 @@ begin
       select p.id from public.profiles p
       where char_length(p.username) = v_length
         and (p.username collate "C") >= v_lower and (p.username collate "C") < v_after
+        and p.confirmed_at is not null and p.banned_at is null
       order by (p.username collate "C")
       limit 200 - cardinality(v_names));
     exit when cardinality(v_names) >= 200;
@@ -82,6 +86,7 @@ begin
       select p.id from public.profiles p
       where char_length(p.display_name) = v_length
         and (lower(p.display_name) collate "C") >= v_lower and (lower(p.display_name) collate "C") < v_after
+        and p.confirmed_at is not null and p.banned_at is null
       order by (lower(p.display_name) collate "C")
       limit 200 - cardinality(v_display));
     exit when cardinality(v_display) >= 200;
@@ -89,7 +94,8 @@ begin
   if cardinality(v_names) + cardinality(v_display) < 200 then
     v_alike := array(
       select p.id from public.profiles p
-      where p_q operator(extensions.<%) p.username or p_q operator(extensions.<%) p.display_name
+      where (p_q operator(extensions.<%) p.username or p_q operator(extensions.<%) p.display_name)
+        and p.confirmed_at is not null and p.banned_at is null
       limit 200);
   end if;
   return query
@@ -105,18 +111,18 @@ $$;
 revoke execute on function private.account_matches(text) from public;
 grant execute on function private.account_matches(text) to anon, authenticated, service_role;
 comment on function private.account_matches(text) is
-  'Ids and ranks of up to 200 accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it; visible or not (read them through RLS).';
+  'Ids and ranks of up to 200 confirmed, unbanned accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it (read them through RLS).';
 
--- Posts whose body holds every word of the text, ranked by ts_rank: the 1,000 newest such posts, so that a
--- common word costs what a rare one does. The planner picks per call (custom plans: it must see the words)
+-- Posts whose body holds every word of the text, newest first below (p_before_at, p_before_id): a batch of
+-- at most p_limit, with their ts_rank. The planner picks per call (custom plans: it must see the words)
 -- between the GIN index (rare words: fetch the matches, keep the newest) and walking posts_created_idx
--- (common words: the newest thousand come early). Every post, visible or not.
-create function private.post_matches(p_q text)
-returns table (id uuid, rank real)
+-- (common words: the newest come early). Every post, visible or not: public.search reads them back through RLS.
+create function private.post_matches(p_q text, p_before_at timestamptz, p_before_id uuid, p_limit integer)
+returns table (id uuid, created_at timestamptz, rank real)
 language plpgsql
 stable
 security definer
-rows 200
+rows 1000
 set search_path = ''
 set plan_cache_mode = force_custom_plan
 as $$
@@ -124,19 +130,60 @@ declare
   v_query tsquery := plainto_tsquery('simple', p_q);
 begin
   return query
-    select x.id, ts_rank(x.body_search, v_query)
-    from (
-      select p.id, p.body_search from public.posts p
-      where p.body_search @@ v_query
-      order by p.created_at desc, p.id desc
-      limit 1000
-    ) x;
+    select p.id, p.created_at, ts_rank(p.body_search, v_query)
+    from public.posts p
+    where p.body_search @@ v_query and (p.created_at, p.id) < (p_before_at, p_before_id)
+    order by p.created_at desc, p.id desc
+    limit least(p_limit, 1000);
 end;
 $$;
-revoke execute on function private.post_matches(text) from public;
-grant execute on function private.post_matches(text) to anon, authenticated, service_role;
-comment on function private.post_matches(text) is
-  'Ids and ranks of the 1,000 newest posts whose body holds every word of the text, visible or not (read them through RLS).';
+revoke execute on function private.post_matches(text, timestamptz, uuid, integer) from public;
+grant execute on function private.post_matches(text, timestamptz, uuid, integer) to anon, authenticated, service_role;
+comment on function private.post_matches(text, timestamptz, uuid, integer) is
+  'Ids, times and ranks of a batch of the newest posts below a point whose body holds every word of the text, visible or not (read them through RLS).';
+
+-- The 1,000 newest posts holding every word of the text that the caller may see, with their ranks: batches
+-- of matches, newest first, each read back through the posts policy, until 1,000 are found, the matches end,
+-- or ten batches were read (a flood of posts hidden from the caller costs batches, it does not hide the rest).
+create function private.visible_post_matches(p_q text)
+returns table (id uuid, rank real)
+language plpgsql
+stable
+rows 1000
+set search_path = ''
+as $$
+declare
+  v_wanted constant integer := 1000;
+  v_ids uuid[] := '{}';
+  v_ranks real[] := '{}';
+  v_batch record;
+  v_before_at timestamptz := 'infinity';
+  v_before_id uuid := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
+begin
+  for v_round in 1 .. 10 loop
+    select coalesce(array_agg(m.id order by m.created_at desc, m.id desc), '{}') as ids,
+      coalesce(array_agg(m.rank order by m.created_at desc, m.id desc), '{}') as ranks,
+      coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats, count(*) as found
+    into v_batch
+    from private.post_matches(p_q, v_before_at, v_before_id, v_wanted) m;
+    select v_ids || coalesce(array_agg(c.id order by c.ord), '{}'), v_ranks || coalesce(array_agg(c.rank order by c.ord), '{}')
+    into v_ids, v_ranks
+    from (select m.id, m.rank, m.ord
+          from unnest(v_batch.ids, v_batch.ranks) with ordinality m(id, rank, ord)
+          where m.id in (select p.id from public.posts p where p.id = any (v_batch.ids))
+          order by m.ord
+          limit v_wanted - cardinality(v_ids)) c;
+    exit when v_batch.found < v_wanted or cardinality(v_ids) >= v_wanted;
+    v_before_at := v_batch.ats[v_wanted];
+    v_before_id := v_batch.ids[v_wanted];
+  end loop;
+  return query select m.id, m.rank from unnest(v_ids, v_ranks) m(id, rank);
+end;
+$$;
+revoke execute on function private.visible_post_matches(text) from public;
+grant execute on function private.visible_post_matches(text) to anon, authenticated, service_role;
+comment on function private.visible_post_matches(text) is
+  'Ids and ranks of the 1,000 newest posts the caller may see whose body holds every word of the text.';
 
 -- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them. The matches
 -- of the one type asked for (the other branch of each union is dropped at once), read back through its item
@@ -164,7 +211,7 @@ begin
     from (select m.rank, m.id
           from (select a.rank, a.id from private.account_matches(v_q) a where p_type = 'users'
                 union all
-                select p.rank, p.id from private.post_matches(v_q) p where p_type = 'posts') m
+                select p.rank, p.id from private.visible_post_matches(v_q) p where p_type = 'posts') m
           where (m.rank, m.id) < (v_after.rank, v_after.id)
           order by m.rank desc, m.id desc offset 0) m
     cross join lateral (select u.item from private.profile_items u where p_type = 'users' and u.id = m.id
@@ -179,4 +226,4 @@ $$;
 revoke execute on function public.search(text, text, text, integer) from public;
 grant execute on function public.search(text, text, text, integer) to anon, authenticated, service_role;
 comment on function public.search(text, text, text, integer) is
-  'Search users (p_type users: by username and display name) or posts (p_type posts: every word of the text, among the 1,000 newest such), best first; only what the caller may see.';
+  'Search users (p_type users: by username and display name) or posts (p_type posts: every word of the text, among the 1,000 newest such the caller may see), best first; only what the caller may see.';

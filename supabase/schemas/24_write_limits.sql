@@ -35,7 +35,7 @@ insert into private.write_limits (family, max_writes, max_writes_new_account, wi
   ('blocks', 200, 50, '24 hours', 'Blocking a wave of harassers, not the whole network.'),
   ('close_friends', 400, 100, '24 hours', 'Additions to and removals from the close-friends list.'),
   ('reports', 100, 20, '24 hours', 'Report floods bury real reports: Mastodon allows 400 per 24 hours.'),
-  ('mentions', 60, 15, '3 hours', 'Accounts named in posts and comments: each mention notifies someone, and a post that mentions a hundred accounts is spam.');
+  ('mentions', 100, 30, '3 hours', 'Accounts named in posts and comments (a text keeps at most 20): each mention notifies someone, so mentioning everyone is spam.');
 
 -- Accounts an admin trusts not to abuse writes (a brand, a bot the operator runs): no limit applies.
 create table private.trusted_writers (
@@ -44,6 +44,8 @@ create table private.trusted_writers (
 );
 alter table private.trusted_writers enable row level security;
 comment on table private.trusted_writers is 'Accounts exempt from the write limits. Changed with moderation.trust_writer (recorded).';
+comment on column private.trusted_writers.user_id is 'The trusted account.';
+comment on column private.trusted_writers.trusted_at is 'Since when.';
 
 create table private.write_counts (
   user_id uuid not null references auth.users (id) on delete cascade,
@@ -55,6 +57,10 @@ create table private.write_counts (
 alter table private.write_counts enable row level security;
 create index write_counts_window_idx on private.write_counts (window_start desc);
 comment on table private.write_counts is 'Writes per account, family and window (kept a week: moderation.write_limit_hits reads them).';
+comment on column private.write_counts.user_id is 'The writer.';
+comment on column private.write_counts.family is 'The family of writes (private.write_limits).';
+comment on column private.write_counts.window_start is 'When the window began (windows lie on a grid from 2000-01-01 UTC).';
+comment on column private.write_counts.writes is 'Writes counted in the window (never past the limit: a refused write rolls back).';
 
 -- Every exemption and lifted limit, with who and why, as the ban history records bans.
 create table private.write_limit_history (
@@ -70,6 +76,42 @@ create table private.write_limit_history (
 alter table private.write_limit_history enable row level security;
 create index write_limit_history_user_idx on private.write_limit_history (user_id, created_at desc);
 comment on table private.write_limit_history is 'Every trust, distrust and lifted write limit: who, when, why. Never changed.';
+comment on column private.write_limit_history.id is 'The entry''s id.';
+comment on column private.write_limit_history.user_id is 'The account acted on (kept after it is deleted).';
+comment on column private.write_limit_history.action is 'trust, distrust or lift.';
+comment on column private.write_limit_history.family is 'The family whose count was cleared (lift only).';
+comment on column private.write_limit_history.reason is 'Why.';
+comment on column private.write_limit_history.admin_id is 'The admin who acted through the API, if any.';
+comment on column private.write_limit_history.database_role is 'The database role of a Studio session that acted.';
+comment on column private.write_limit_history.created_at is 'When.';
+
+-- A record, as the ban history is: entries are never changed or deleted (but an admin's own deletion clears
+-- their name from their entries: the foreign key's set null).
+create function private.keep_write_limit_history()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.admin_id is null
+     and (new.id, new.user_id, new.action, new.family, new.reason, new.database_role, new.created_at)
+       is not distinct from (old.id, old.user_id, old.action, old.family, old.reason, old.database_role, old.created_at) then
+    return new;
+  end if;
+  perform private.fail(403, 'history_is_append_only', 'The write limit history is a record: its entries are never changed or deleted');
+  return null;
+end;
+$$;
+revoke execute on function private.keep_write_limit_history() from public;
+comment on function private.keep_write_limit_history() is 'Trigger: refuses changing or deleting a write limit history entry (but for its admin''s deletion).';
+
+create trigger keep_write_limit_history
+before update or delete on private.write_limit_history
+for each row execute function private.keep_write_limit_history();
+
+create trigger keep_write_limit_history_whole
+before truncate on private.write_limit_history
+for each statement execute function private.keep_write_limit_history();
 
 revoke all on private.write_limits, private.trusted_writers, private.write_counts, private.write_limit_history
   from anon, authenticated;
@@ -110,6 +152,7 @@ declare
   v_writes integer;
   v_reset integer;
   v_quota jsonb;
+  v_code text := 'too_many_' || p_family;
 begin
   if p_count < 1 or p_writer is distinct from auth.uid()
      or exists (select 1 from private.admins a where a.user_id = p_writer)
@@ -130,7 +173,7 @@ begin
   v_reset := greatest(1, ceil(extract(epoch from v_start + v_limit.window_length - now()))::integer);
   v_quota := jsonb_build_object('limit', v_max, 'remaining', greatest(0, v_max - v_writes), 'reset', v_reset);
   if v_writes > v_max then
-    raise exception using errcode = 'PT429', hint = 'too_many_' || p_family, detail = v_quota::text,
+    raise exception using errcode = 'PT429', hint = v_code, detail = v_quota::text,
       message = format('You have reached the limit of %s %s in %s; try again in %s', v_max, replace(p_family, '_', ' '),
         private.describe_interval(v_limit.window_length), private.describe_interval(make_interval(secs => v_reset)));
   end if;
@@ -205,6 +248,7 @@ order by w.window_start desc, w.writes desc;
 comment on view moderation.write_limit_hits is
   'Accounts that reached a write limit in the last week (every further write in that window was refused): a spam signal.';
 comment on column moderation.write_limit_hits.account is 'Who.';
+comment on column moderation.write_limit_hits.user_id is 'Their id.';
 comment on column moderation.write_limit_hits.family is 'Which limit (private.write_limits).';
 comment on column moderation.write_limit_hits.writes is 'Writes counted in the window (the limit).';
 comment on column moderation.write_limit_hits.window_start is 'When the window began.';
@@ -218,6 +262,10 @@ select '@' || p.username as account, t.user_id, t.trusted_at,
 from private.trusted_writers t join public.profiles p on p.id = t.user_id
 order by t.trusted_at desc;
 comment on view moderation.trusted_writers is 'Accounts no write limit applies to, and why. Change with moderation.trust_writer.';
+comment on column moderation.trusted_writers.account is 'Who.';
+comment on column moderation.trusted_writers.user_id is 'Their id.';
+comment on column moderation.trusted_writers.trusted_at is 'Since when.';
+comment on column moderation.trusted_writers.reason is 'Why, from the history.';
 
 create view moderation.write_limit_history as
 select h.id, '@' || p.username as account, h.user_id, h.action, h.family, h.reason,
@@ -227,6 +275,14 @@ from private.write_limit_history h
   left join public.profiles a on a.id = h.admin_id
 order by h.created_at desc, h.id desc;
 comment on view moderation.write_limit_history is 'Every trust, distrust and lifted write limit, newest first: who, why, who acted.';
+comment on column moderation.write_limit_history.id is 'The entry''s id.';
+comment on column moderation.write_limit_history.account is 'Who was acted on, while the account exists.';
+comment on column moderation.write_limit_history.user_id is 'Their id.';
+comment on column moderation.write_limit_history.action is 'trust, distrust or lift.';
+comment on column moderation.write_limit_history.family is 'The family whose count was cleared (lift only).';
+comment on column moderation.write_limit_history.reason is 'Why.';
+comment on column moderation.write_limit_history.acted_by is '@admin through the API, or the database role of a Studio session.';
+comment on column moderation.write_limit_history.created_at is 'When.';
 
 create function moderation.trust_writer(p_username text, p_reason text, p_trust boolean default true)
 returns text

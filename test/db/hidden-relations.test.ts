@@ -97,4 +97,15 @@ describe.skipIf(!authIsRunning)('the security-definer helpers', () => {
       }]);
     }
   });
+
+  it('refuse_if_blocked_with answers one 404 for a block, a banned account and an unknown one', async () => {
+    const [caller, blocker, banned, free] = await Promise.all(['caller', 'blocker', 'banned', 'free'].map((label) => createAccount(label)));
+    await rpc(blocker, 'block', { p_username: caller.username, p_block: true });
+    await banDirectly(banned);
+    const refusal = (other: string) => errorOf(as(caller, (tx) => tx`select private.refuse_if_blocked_with(${other})`));
+    for (const other of [blocker.id, banned.id, randomUUID()]) {
+      expect(await refusal(other)).toMatchObject({ code: 'PT404', hint: 'user_not_found', message: 'No such user' });
+    }
+    await as(caller, (tx) => tx`select private.refuse_if_blocked_with(${free.id})`);
+  });
 });

@@ -179,6 +179,37 @@ describe.skipIf(!authIsRunning)('mentions', () => {
     expect((await rpc(ann, 'me')).unread_notifications).toBe(0);
   });
 
+  it('edited out and back in are not news again: the notification returns, already read', async () => {
+    const [author, ann] = await Promise.all([createAccount('author'), createAccount('ann')]);
+    const post = await rpc(author, 'create_post', { p_body: `hello @${ann.username}` });
+    expect((await rpc(ann, 'me')).unread_notifications).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: 'hello' } });
+      expect(await stored(ann)).toEqual([]);
+      await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `hello again @${ann.username}` } });
+    }
+    expect(await stored(ann)).toEqual(['mention']);
+    expect((await rpc(ann, 'me')).unread_notifications).toBe(0);
+    // Another account first mentioned in the same edit is news.
+    const ben = await createAccount('ben');
+    await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `hello @${ann.username} and @${ben.username}` } });
+    expect((await rpc(ben, 'me')).unread_notifications).toBe(1);
+  });
+
+  it('a raw call of the store helpers cannot name an account the writer may not see', async () => {
+    const [author, blocker, banned, seen] = await Promise.all(['author', 'blocker', 'banned', 'seen'].map((label) => createAccount(label)));
+    await rpc(blocker, 'block', { p_username: author.username });
+    await banDirectly(banned);
+    const names = [blocker, banned, seen].map((a) => `@${a.username}`).join(' ');
+    const post = await rpc(author, 'create_post', { p_body: `hello ${names}` });
+    expect(post.mentions.map((m: { username: string }) => m.username)).toEqual([seen.username]);
+    await as(author, (tx) => tx`select private.store_post_mentions(${post.id}, array[${blocker.id}, ${banned.id}, ${seen.id}]::uuid[])`);
+    const [row] = await asRoot`select array_agg(user_id order by user_id) as ids from public.post_mentions where post_id = ${post.id}`;
+    expect(row.ids).toEqual([seen.id]);
+    expect(await stored(blocker)).toEqual([]);
+    expect(await asRoot`select 1 from public.notifications where recipient_id = ${banned.id}`).toHaveLength(0);
+  });
+
   it("are set by the text's author alone, also through the definer helpers", async () => {
     const [author, ann, vandal] = await Promise.all(['author', 'ann', 'vandal'].map((label) => createAccount(label)));
     const post = await rpc(author, 'create_post', { p_body: `hello @${ann.username}` });

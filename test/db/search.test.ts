@@ -97,6 +97,44 @@ describe.skipIf(!authIsRunning)('search', () => {
     expect(await usernames(reader, word)).toEqual([shy.username]);
   });
 
+  it('a flood of posts others may not see does not hide the rest: the bound counts what the caller may see', async () => {
+    const word = uniqueWord();
+    const visible = await createAccount('visible');
+    await rpc(visible, 'create_post', { p_body: `an older public post about ${word}` });
+    // 1,100 newer "only me" posts with the word, written as a bulk import would (faster than through the API).
+    const flooder = await createAccount('flooder');
+    await asRoot`
+      insert into public.posts (author_id, body, privacy, created_at)
+      select ${flooder.id}, 'only me ' || ${word} || ' ' || n, 'private', now() + n * interval '1 millisecond'
+      from generate_series(1, 1100) n`;
+    const reader = await createAccount('reader');
+    expect(await postBodies(reader, word)).toEqual([`an older public post about ${word}`]);
+    expect(await postBodies(anon, word)).toEqual([`an older public post about ${word}`]);
+    // The flooder still finds their own, 1,000 of them at most (the newest).
+    const own = await rpc(flooder, 'search', { p_q: word, p_type: 'posts', p_limit: 100 });
+    expect(own.items).toHaveLength(100);
+    expect(own.items.every((post: { body: string }) => post.body.startsWith('only me'))).toBe(true);
+  });
+
+  it('look-alike accounts never confirmed, or banned, do not fill the bound of an account search', async () => {
+    const word = uniqueWord();
+    const target = await createAccount('target');
+    const name = `${word}zzz`;
+    await asRoot`update public.profiles set username = ${name} where id = ${target.id}`;
+    // 250 accounts named like it that never confirmed their e-mail, sorted before it (the same length).
+    await asRoot`
+      insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+        ${word} || n || '@example.test', '{"provider": "email", "providers": ["email"]}',
+        jsonb_build_object('username', ${word} || lpad(n::text, 3, '0')), now(), now()
+      from generate_series(0, 249) n`;
+    const reader = await createAccount('reader');
+    expect(await usernames(reader, word)).toContain(name);
+    const banned = await createAccount(`${word}b`);
+    await banDirectly(banned);
+    expect(await usernames(reader, word)).not.toContain(banned.username);
+  });
+
   it('searches the text literally: %, _, regex characters, quotes and query operators are plain characters', async () => {
     const percent = await named('percent', '%% percent');
     const underscore = await named('underscore', '__ underscore');

@@ -176,6 +176,9 @@ describe.skipIf(!authIsRunning)('write limits in Studio', () => {
       { account: `@${brand.username}`, action: 'distrust', family: null, reason: 'campaign over', acted_by: 'postgres' },
     ]);
     expect(await asRoot`select 1 from moderation.trusted_writers where user_id = ${brand.id}`).toHaveLength(0);
+    expect(await errorOf(asRoot`delete from private.write_limit_history where user_id = ${brand.id}`)).toMatchObject({ hint: 'history_is_append_only' });
+    expect(await errorOf(asRoot`update private.write_limit_history set reason = 'nothing' where user_id = ${brand.id}`))
+      .toMatchObject({ hint: 'history_is_append_only' });
   });
 
   it('the API roles can read and change none of it', async () => {

@@ -6,9 +6,11 @@ import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { invalidCode, verifyCode } from '../lib/codes.ts';
-import { ApiError, errorResponse } from '../lib/errors.ts';
+import { ApiError, errorResponse, toApiError } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
+import type { Deps } from '../lib/context.ts';
+import type { Caller } from '../lib/tokens.ts';
 import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
 
 const tags = ['account'];
@@ -30,7 +32,8 @@ const editAccount = createRoute({
   tags,
   summary: 'Edit the profile; changing the e-mail or the password needs the current password',
   description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
-    '(POST /auth/confirm_email with type email_change).',
+    '(POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, ' +
+    'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is.',
   middleware: [requireUser] as const,
   security,
   request: body(z.object({
@@ -43,8 +46,7 @@ const editAccount = createRoute({
     200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
-    403: errorResponse('The new e-mail belongs to a banned account'),
-    409: errorResponse('Username or e-mail taken'),
+    409: errorResponse('Username taken'),
   },
 });
 
@@ -75,6 +77,39 @@ const deleteAccount = createRoute({
   },
 });
 
+/** Auth refused the new e-mail address (the profile edit was rolled back with it). */
+class AddressRefused extends Error {
+  constructor(readonly refusal: unknown) {
+    super('the new e-mail address was refused');
+  }
+}
+
+/**
+ * The profile edit and the credential changes in one transaction: if Auth refuses the new e-mail or password,
+ * the profile edit is rolled back too. Auth's refusal is explained once the transaction has given its
+ * connection back.
+ */
+async function editInOneTransaction(
+  v: { deps: Deps; caller: Caller; accessToken: string; clientIp: string | undefined },
+  profileChanges: Record<string, unknown>,
+  credentials: Record<string, string>,
+) {
+  let refusal: unknown;
+  return await transactionAs(v.deps, v.caller, async (run) => {
+    const [row] = await run(sql`select public.update_profile(${profileChanges}::jsonb) as profile`);
+    if (Object.keys(credentials).length > 0) {
+      await v.deps.auth.updateUser(v.accessToken, credentials, v.clientIp).catch((error) => {
+        refusal = error;
+        throw error;
+      });
+    }
+    return row.profile;
+  }).catch((error) => {
+    if (refusal === undefined) throw error;
+    throw credentials.email ? new AddressRefused(refusal) : fromAuth(refusal);
+  });
+}
+
 export const account = createRouter()
   .openapi(editAccount, async (c) => {
     const { email, password, current_password: currentPassword, ...profileChanges } = c.req.valid('json');
@@ -93,21 +128,15 @@ export const account = createRouter()
       });
       await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
     }
-    // One transaction: if Auth refuses the new e-mail or password, the profile edit is rolled back too.
-    let refusal: unknown;
-    const profile = await transactionAs(deps, caller, async (run) => {
-      const [row] = await run(sql`select public.update_profile(${profileChanges}::jsonb) as profile`);
-      if (changesCredentials) {
-        await deps.auth.updateUser(c.var.accessToken, credentials, clientIp).catch((error) => {
-          refusal = error;
-          throw error;
-        });
-      }
-      return row.profile;
-    }).catch(async (error) => {
-      // Auth's refusal is explained once the transaction has given its connection back.
-      if (refusal === undefined) throw error;
-      throw email ? await fromAuthAddress(deps, refusal, email) : fromAuth(refusal);
+    const edit = (changes: Record<string, string>) => editInOneTransaction(c.var, profileChanges, changes);
+    const profile = await edit(credentials).catch(async (error) => {
+      if (!(error instanceof AddressRefused)) throw error;
+      const answer: unknown = await fromAuthAddress(deps, error.refusal, email!).catch((refused) => toApiError(refused) ?? refused);
+      // An address that is taken or banned is answered as one that is free (the change then waits for a code
+      // that never comes): no one learns from this answer whom an address belongs to. The rest of the edit holds.
+      if (!(answer instanceof ApiError && ['email_taken', 'email_banned'].includes(answer.code))) throw answer;
+      const { email: _refused, ...rest } = credentials;
+      return await edit(rest);
     });
     return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
   })
