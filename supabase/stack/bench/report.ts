@@ -1,7 +1,7 @@
 // The scale benchmark's result as one markdown document: printed at the end and written to
 // .local/bench/scale-<timestamp>.md.
 import type { Load } from './load.ts';
-import type { NotificationCost } from './notification-cost.ts';
+import type { TriggerCost } from './trigger-cost.ts';
 import type { PoolerReplicaResult } from './replication.ts';
 import type { FacadeCostResult } from './facade-cost.ts';
 import type { GrowthResult } from './growth.ts';
@@ -47,7 +47,9 @@ export interface Report {
   /** Not measured when the bench stack runs no replica (above full size, or BENCH_REPLICA=off). */
   poolerReplica?: PoolerReplicaResult;
   counters: string[];
-  notificationCost: NotificationCost[];
+  notificationCost: TriggerCost[];
+  /** The same for the triggers that count writes against the write limits. */
+  writeLimitCost: TriggerCost[];
   /** The floors measured three times over. */
   floorRuns: FloorResult[][];
   floorSameJson: boolean;
@@ -121,10 +123,14 @@ export function markdown(r: Report): string {
       'kept = mean on ÷ mean off (the target: at least ×0.80).', '',
     '| endpoint | clients | off tps | on tps | kept |', '|---|---:|---:|---:|---:|',
   );
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  for (const n of r.notificationCost) {
-    lines.push(`| ${n.name} | ${n.clients} | ${n.off.map(perSecond).join(', ')} | ${n.on.map(perSecond).join(', ')} | ${ratio(mean(n.on), mean(n.off))} |`);
-  }
+  lines.push(...triggerCostRows(r.notificationCost));
+  lines.push(
+    '', '## What the write limits cost the write paths (pgbench)', '',
+    'The same, with the triggers that count each write against its limit (`count_write`) disabled and enabled; the limits ' +
+      'are raised out of reach for the run, so every write is counted and none refused. kept = mean on ÷ mean off.', '',
+    '| endpoint | clients | off tps | on tps | kept |', '|---|---:|---:|---:|---:|',
+    ...triggerCostRows(r.writeLimitCost),
+  );
   lines.push('');
   lines.push(
     '## Set-based floors of the user-posts page and the feed (pgbench, as the reader)', '',
@@ -206,4 +212,11 @@ function growthLines(g: GrowthResult): string[] {
     '', `Deleting an account (${g.deletion.what}) as Supabase Auth does, \`delete from auth.users\`, rolled back: ` +
       `median **${ms(g.deletion.ms)} ms** of ${g.deletion.runs}.`,
   ];
+}
+
+function triggerCostRows(costs: TriggerCost[]): string[] {
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  return costs.map((n) =>
+    `| ${n.name} | ${n.clients} | ${n.off.map(perSecond).join(', ')} | ${n.on.map(perSecond).join(', ')} | ${ratio(mean(n.on), mean(n.off))} |`
+  );
 }
