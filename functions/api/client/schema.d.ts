@@ -250,7 +250,7 @@ export interface paths {
         get?: never;
         /**
          * Edit the profile; changing the e-mail or the password needs the current password
-         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change).
+         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -2704,15 +2704,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The new e-mail belongs to a banned account */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description The body did not arrive within 10 s */
             408: {
                 headers: {
@@ -2722,7 +2713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Username or e-mail taken */
+            /** @description Username taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +2956,10 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3011,6 +3005,15 @@ export interface operations {
             };
             /** @description The body did not arrive within 10 s */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was sent with another request */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3541,7 +3544,10 @@ export interface operations {
     reportPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path: {
                 postId: string;
             };
@@ -3600,7 +3606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description You already reported this post */
+            /** @description You already reported this post, or the Idempotency-Key was sent with another request */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3659,7 +3665,10 @@ export interface operations {
     createComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path: {
                 postId: string;
             };
@@ -3711,6 +3720,15 @@ export interface operations {
             };
             /** @description The body did not arrive within 10 s */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was sent with another request */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4089,7 +4107,10 @@ export interface operations {
     replyToComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path: {
                 commentId: string;
             };
@@ -4141,6 +4162,15 @@ export interface operations {
             };
             /** @description The body did not arrive within 10 s */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was sent with another request */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4387,7 +4417,10 @@ export interface operations {
     reportComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path: {
                 commentId: string;
             };
@@ -4446,7 +4479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description You already reported this comment */
+            /** @description You already reported this comment, or the Idempotency-Key was sent with another request */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6850,7 +6883,10 @@ export interface operations {
     reportUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (a UUID, say) chosen by the client for this create. Sent again with a retry within a day, it returns the first answer and creates nothing; sent with another request it is a 409 `idempotency_key_reused`. */
+                "idempotency-key"?: string;
+            };
             path: {
                 username: string;
             };
@@ -6909,7 +6945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description You already reported this user */
+            /** @description You already reported this user, or the Idempotency-Key was sent with another request */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@
 import type { Database } from '../database.types.ts';
 import type { Deps } from './context.ts';
 import { parseWriteQuota } from './errors.ts';
+import type { Idempotency } from './idempotency.ts';
 import { queryAs } from './query.ts';
 import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
@@ -16,12 +17,19 @@ export async function rpc<F extends ApiFunction>(
   caller: Caller,
   fn: F,
   args: Functions[F]['Args'],
+  /** A create sent with an Idempotency-Key: a retry gets the first answer (supabase/schemas/25_idempotent_creates.sql). */
+  idempotency?: Idempotency,
   // deno-lint-ignore no-explicit-any
 ): Promise<any> {
   const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
   // Function and parameter names come from the typed signature above, never from the request.
   const list = entries.map(([name, value]) => `${name} => ${literal(value)}`).join(', ');
-  const call = `select public.${String(fn)}(${list}) as result`;
+  const created = `public.${String(fn)}(${list})`;
+  // COALESCE evaluates the create only when there is no first answer to give again.
+  const call = idempotency
+    ? `select coalesce(private.replay_idempotent(${literal(idempotency.key)}, ${literal(idempotency.fingerprint)}), ` +
+      `private.record_idempotent(${literal(idempotency.key)}, ${created})) as result`
+    : `select ${created} as result`;
   if (deps.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
   // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
   // call (the subquery runs first), for the answer's RateLimit-* headers.

@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
 import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, ReportSchema, Timestamp } from './schemas.ts';
 
@@ -12,14 +13,17 @@ const CommentBody = z.object({ body: z.string().trim().min(1).max(500) });
 const CommentPage = pageOf(CommentSchema, 'CommentPage');
 const readErrors = errorResponses({ 400: 'Malformed id, cursor or limit', 404: 'Not found, or not visible to you' });
 const writeErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'Not found, or not visible to you' });
+const keyReused = errorResponses({ 409: 'The Idempotency-Key was sent with another request' });
 
 export const comments = createRouter()
   .openapi(createRoute({
     method: 'post', path: '/post/{postId}/comment', operationId: 'createComment', description: "Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible across a block; a post you may not see is a 404.", tags, security, summary: 'Comment on a post',
-    middleware: [requireUser] as const, request: { params: PostIdParam, ...body(CommentBody) },
-    responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors },
+    middleware: [requireUser] as const, request: { params: PostIdParam, headers: IdempotencyHeaders, ...body(CommentBody) },
+    responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors, ...keyReused },
   }), async (c) => {
-    return c.json(await rpc(c.var.deps, c.var.caller, 'comment_post', { p_post_id: c.req.valid('param').postId, p_body: c.req.valid('json').body }), 201);
+    const comment = c.req.valid('json');
+    const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, comment);
+    return c.json(await rpc(c.var.deps, c.var.caller, 'comment_post', { p_post_id: c.req.valid('param').postId, p_body: comment.body }, idempotency), 201);
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}/comments', operationId: 'listComments', description: "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.", tags, summary: "A post's comments (not replies), newest first",
@@ -44,19 +48,21 @@ export const comments = createRouter()
   })
   .openapi(createRoute({
     method: 'post', path: '/post/comment/{commentId}/reply', operationId: 'replyToComment', description: "Replies to a comment of a post you may see; a reply's parent is a comment of the same post.", tags, security, summary: 'Reply to a comment',
-    middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(CommentBody) },
-    responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors },
+    middleware: [requireUser] as const, request: { params: CommentIdParam, headers: IdempotencyHeaders, ...body(CommentBody) },
+    responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors, ...keyReused },
   }), async (c) => {
     const { deps, caller } = c.var;
     const commentId = c.req.valid('param').commentId;
-    const reply = await rpc(deps, caller, 'reply_comment', { p_comment_id: commentId, p_body: c.req.valid('json').body }).catch(async (error) => {
+    const reply = c.req.valid('json');
+    const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, reply);
+    const created = await rpc(deps, caller, 'reply_comment', { p_comment_id: commentId, p_body: reply.body }, idempotency).catch(async (error) => {
       // A parent deleted while the reply was being written fails the insert's policy (42501) or its foreign key
       // (23503): the answer is the final state, the parent's 404, when it is indeed gone.
       const refused = error instanceof Error && ['42501', '23503'].includes((error as { code?: string }).code ?? '');
       if (refused) await rpc(deps, caller, 'get_comment', { p_comment_id: commentId });
       throw error;
     });
-    return c.json(reply, 201);
+    return c.json(created, 201);
   })
   .openapi(createRoute({
     method: 'post', path: '/post/comment/{commentId}/like', operationId: 'likeComment', description: "Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.", tags, security, summary: 'Like or unlike: toggles, or {"like": true|false}',
@@ -88,8 +94,13 @@ export const comments = createRouter()
   // admins' report lists group them.
   .openapi(createRoute({
     method: 'post', path: '/post/comment/{commentId}/report', operationId: 'reportComment', description: "Reports a comment to the admins, with a reason; one open report per reporter and comment (a second is a 409).", tags, security, summary: 'Report a comment to the admins',
-    middleware: [requireUser] as const, request: { params: CommentIdParam, ...body(Reason) },
-    responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this comment' }) },
+    middleware: [requireUser] as const, request: { params: CommentIdParam, headers: IdempotencyHeaders, ...body(Reason) },
+    responses: {
+      201: json(ReportSchema, 'Reported'), ...writeErrors,
+      ...errorResponses({ 409: 'You already reported this comment, or the Idempotency-Key was sent with another request' }),
+    },
   }), async (c) => {
-    return c.json(await rpc(c.var.deps, c.var.caller, 'report_comment', { p_comment_id: c.req.valid('param').commentId, p_reason: c.req.valid('json').reason }), 201);
+    const reason = c.req.valid('json');
+    const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, reason);
+    return c.json(await rpc(c.var.deps, c.var.caller, 'report_comment', { p_comment_id: c.req.valid('param').commentId, p_reason: reason.reason }, idempotency), 201);
   });

@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
 import { AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, Reason, ReportSchema, StoragePath, Timestamp } from './schemas.ts';
 
@@ -27,18 +28,24 @@ export const posts = createRouter()
   .openapi(createRoute({
     method: 'post', path: '/post/create', operationId: 'createPost', description: "Writes a post: text 1 to 1000 characters, up to 5 media paths in the project's storage, an optional emotion 0..100 and a privacy (public, close_friends, private: you alone; admins see every post). Its day is today in your time zone, and stays so; @mentions of accounts you may see notify them.", tags, security, summary: 'Write a post; its day is today in your time zone',
     middleware: [requireUser] as const,
-    request: body(z.object({
-      body: PostFields.body,
-      media: PostFields.media.optional(),
-      emotion: PostFields.emotion.optional(),
-      privacy: PostFields.privacy.optional(),
-    }).strict()),
-    responses: { 201: json(PostSchema, 'The new post'), ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in' }) },
+    request: {
+      headers: IdempotencyHeaders,
+      ...body(z.object({
+        body: PostFields.body,
+        media: PostFields.media.optional(),
+        emotion: PostFields.emotion.optional(),
+        privacy: PostFields.privacy.optional(),
+      }).strict()),
+    },
+    responses: {
+      201: json(PostSchema, 'The new post'),
+      ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 409: 'The Idempotency-Key was sent with another request' }),
+    },
   }), async (c) => {
     const post = c.req.valid('json');
     return c.json(await rpc(c.var.deps, c.var.caller, 'create_post', {
       p_body: post.body, p_media: post.media, p_emotion: post.emotion ?? undefined, p_privacy: post.privacy,
-    }), 201);
+    }, await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, post)), 201);
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}', operationId: 'getPost', description: "A post you may see, with fresh counts (comments_count includes replies) and whether you liked it. 404 when you may not see it, exactly as when it does not exist.", tags, summary: 'A post with fresh counts and your flags',
@@ -80,8 +87,13 @@ export const posts = createRouter()
   })
   .openapi(createRoute({
     method: 'post', path: '/post/{postId}/report', operationId: 'reportPost', description: "Reports a post to the admins, with a reason; one open report per reporter and post (a second is a 409).", tags, security, summary: 'Report a post to the admins',
-    middleware: [requireUser] as const, request: { params: PostIdParam, ...body(Reason) },
-    responses: { 201: json(ReportSchema, 'Reported'), ...writeErrors, ...errorResponses({ 409: 'You already reported this post' }) },
+    middleware: [requireUser] as const, request: { params: PostIdParam, headers: IdempotencyHeaders, ...body(Reason) },
+    responses: {
+      201: json(ReportSchema, 'Reported'), ...writeErrors,
+      ...errorResponses({ 409: 'You already reported this post, or the Idempotency-Key was sent with another request' }),
+    },
   }), async (c) => {
-    return c.json(await rpc(c.var.deps, c.var.caller, 'report_post', { p_post_id: c.req.valid('param').postId, p_reason: c.req.valid('json').reason }), 201);
+    const reason = c.req.valid('json');
+    const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, reason);
+    return c.json(await rpc(c.var.deps, c.var.caller, 'report_post', { p_post_id: c.req.valid('param').postId, p_reason: reason.reason }, idempotency), 201);
   });

@@ -4,6 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
+import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
 import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, ReportSchema, Username, UsernameParam } from './schemas.ts';
 
@@ -147,11 +148,15 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'post', path: '/{username}/report', operationId: 'reportUser', description: "Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).", tags, security, summary: 'Report a user to the admins',
-    middleware: [requireUser] as const, request: { params: UsernameParam, ...body(Reason) },
-    responses: { 201: json(ReportSchema, 'Reported'), ...actErrors, ...errorResponses({ 409: 'You already reported this user' }) },
+    middleware: [requireUser] as const, request: { params: UsernameParam, headers: IdempotencyHeaders, ...body(Reason) },
+    responses: {
+      201: json(ReportSchema, 'Reported'), ...actErrors,
+      ...errorResponses({ 409: 'You already reported this user, or the Idempotency-Key was sent with another request' }),
+    },
   }), async (c) => {
-    const { reason } = c.req.valid('json');
-    return c.json(await rpc(c.var.deps, c.var.caller, 'report_user', { p_username: c.req.valid('param').username, p_reason: reason }), 201);
+    const report = c.req.valid('json');
+    const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, report);
+    return c.json(await rpc(c.var.deps, c.var.caller, 'report_user', { p_username: c.req.valid('param').username, p_reason: report.reason }, idempotency), 201);
   })
   .openapi(createRoute({
     method: 'get', path: '/{username}/calendar', operationId: 'getCalendar', description: "For each day of a range (?from, ?to; the last 365 days by default, at most ten years) the number of the user's posts you may see, with a level 1..4 against the busiest day; days without posts are left out. A private account's: 403 private_account unless you follow it.", tags,
