@@ -25,8 +25,9 @@ export interface FacadeCostRow {
 
 export interface FacadeCostResult {
   rows: FacadeCostRow[];
-  /** A request answered 400 before any database work (GET /post/<malformed id>: the token check, routing, validation). */
-  noDatabase: Array<{ connections: number; load: Load }>;
+  /** A request answered 400 before any database work (GET /post/<malformed id>: the token check, routing,
+   * validation), through the gateway and straight to the function. */
+  noDatabase: Array<{ connections: number; load: Load; straight: Load }>;
   /** One of the texts, as pgbench sent it. */
   sample: string;
 }
@@ -76,7 +77,11 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
   }
   const noDatabase = [];
   for (const connections of facadeConnections) {
-    noDatabase.push({ connections, load: await http(`${c.functionsUrl}/api/post/not-an-id`, connections, true) });
+    noDatabase.push({
+      connections,
+      load: await http(`${c.functionsUrl}/api/post/not-an-id`, connections, true),
+      straight: await http(`${c.functionsDirectUrl}/api/post/not-an-id`, connections, true),
+    });
   }
   return { rows, noDatabase, sample };
 }

@@ -197,8 +197,9 @@ function facadeCostLines(f: FacadeCostResult): string[] {
       `${ratio(row.facade.perSecond, row.sql.perSecond)} | ${ratio(row.straight.perSecond, row.sql.perSecond)} | ${ratio(row.facade.p99, row.facade.p50)} |`);
   }
   lines.push(
-    '', 'A request answered before any database work (GET /post/not-an-id: 400 after the token check, routing and validation), through the gateway: ' +
-      f.noDatabase.map((n) => `${n.connections} connections ${perSecond(n.load.perSecond)} req/s, p50 ${ms(n.load.p50)} ms`).join('; ') + '.',
+    '', 'A request answered before any database work (GET /post/not-an-id: 400 after the token check, routing and validation):', '',
+    '| conn | through the gateway req/s | p50 | p99 | straight req/s | p50 | p99 |', '|---:|' + '---:|'.repeat(6),
+    ...f.noDatabase.map((n) => `| ${n.connections} | ${[...cell(n.load), ...cell(n.straight)].join(' | ')} |`),
     '', 'The text pgbench sent for the first read:', '', '```sql', f.sample.replaceAll('\\; ', ';\n'), '```',
   );
   return lines;
