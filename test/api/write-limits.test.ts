@@ -37,14 +37,26 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     limit = await newAccountPostLimit();
   });
 
-  it('a new account posting 8 at a time is stopped at its limit, exactly, with a 429 a browser can read', async () => {
+  it('a new account sending 400 posts and 400 comments, 8 at a time, is stopped at each limit, exactly, with a 429 a browser can read', async () => {
     const author = await createAccount('flooder');
-    const answers = await postMany(author, limit + 12, 8);
+    const answers = await postMany(author, 400, 8);
     const created = answers.filter((a) => a.status === 201);
     const refused = answers.filter((a) => a.status === 429);
     expect(created).toHaveLength(limit);
-    expect(refused).toHaveLength(12);
+    expect(refused).toHaveLength(400 - limit);
     expect(await postsOf(author)).toBe(limit);
+
+    const [{ n: commentLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'comments'`;
+    const post = created[0].body.id;
+    const comments: ApiResponse[] = [];
+    for (let sent = 0; sent < 400; sent += 8) {
+      comments.push(...await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        api('POST', `/post/${post}/comment`, { token: author.accessToken, json: { body: `comment ${sent + i}` } }))));
+    }
+    expect(comments.filter((a) => a.status === 201)).toHaveLength(commentLimit);
+    expect(comments.filter((a) => a.status === 429).every((a) => a.body.error.code === 'too_many_comments')).toBe(true);
+    const [{ n: stored }] = await asRoot`select count(*)::int as n from public.comments where post_id = ${post}`;
+    expect(stored).toBe(commentLimit);
 
     const last = refused[refused.length - 1];
     expect(last.body.error.code).toBe('too_many_posts');
