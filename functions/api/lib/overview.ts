@@ -18,6 +18,14 @@ opaque and stay valid while items are added.
 stable (the full table: supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not
 see answers 404, exactly as something that does not exist. 429 and 503 carry \`Retry-After\`.
 
+**Write limits.** Each account may write only so much per window of time (posts, comments, likes, follows,
+blocks, close-friend changes, reports, mentions; tighter for accounts younger than a day). A write that counts
+carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends); one
+past the limit is a 429 \`too_many_<family>\` with \`Retry-After\`.
+
+**Retries.** The operations that create (posts, comments, replies, reports) take an \`Idempotency-Key\` header:
+sent again with the same key within a day, a request answers the first answer and creates nothing.
+
 **Reads and writes.** A write acknowledged to you is in every read you make next; others see it once the
 read replica has replayed it (normally within milliseconds, at most 2 s).
 
