@@ -145,6 +145,8 @@ comment on function private.post_matches(text, timestamptz, uuid, integer) is
 -- The 1,000 newest posts holding every word of the text that the caller may see, with their ranks: batches
 -- of matches, newest first, each read back through the posts policy, until 1,000 are found, the matches end,
 -- or ten batches were read (a flood of posts hidden from the caller costs batches, it does not hide the rest).
+-- After the first batch of 1,000, each asks for what is still missing at the share of matches the caller could
+-- see so far (a tenth at least), so a search that lacks a few reads a few more, not another thousand.
 create function private.visible_post_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
@@ -154,6 +156,8 @@ set search_path = ''
 as $$
 declare
   v_wanted constant integer := 1000;
+  v_size integer := v_wanted;
+  v_read integer := 0;
   v_ids uuid[] := '{}';
   v_ranks real[] := '{}';
   v_batch record;
@@ -163,9 +167,9 @@ begin
   for v_round in 1 .. 10 loop
     select coalesce(array_agg(m.id order by m.created_at desc, m.id desc), '{}') as ids,
       coalesce(array_agg(m.rank order by m.created_at desc, m.id desc), '{}') as ranks,
-      coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats, count(*) as found
+      coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats, count(*)::integer as found
     into v_batch
-    from private.post_matches(p_q, v_before_at, v_before_id, v_wanted) m;
+    from private.post_matches(p_q, v_before_at, v_before_id, v_size) m;
     select v_ids || coalesce(array_agg(c.id order by c.ord), '{}'), v_ranks || coalesce(array_agg(c.rank order by c.ord), '{}')
     into v_ids, v_ranks
     from (select m.id, m.rank, m.ord
@@ -173,9 +177,11 @@ begin
           where m.id in (select p.id from public.posts p where p.id = any (v_batch.ids))
           order by m.ord
           limit v_wanted - cardinality(v_ids)) c;
-    exit when v_batch.found < v_wanted or cardinality(v_ids) >= v_wanted;
-    v_before_at := v_batch.ats[v_wanted];
-    v_before_id := v_batch.ids[v_wanted];
+    v_read := v_read + v_batch.found;
+    exit when v_batch.found < v_size or cardinality(v_ids) >= v_wanted;
+    v_before_at := v_batch.ats[v_batch.found];
+    v_before_id := v_batch.ids[v_batch.found];
+    v_size := least(v_wanted, ceil((v_wanted - cardinality(v_ids)) * v_read / greatest(cardinality(v_ids), v_read / 10.0))::integer);
   end loop;
   return query select m.id, m.rank from unnest(v_ids, v_ranks) m(id, rank);
 end;
