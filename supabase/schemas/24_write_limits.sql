@@ -182,7 +182,10 @@ begin
     delete from private.write_counts w
     where w.user_id = p_writer and w.family = p_family and w.window_start < now() - interval '7 days';
   end if;
-  perform set_config('daykeeper.write_quota', v_quota::text, true);
+  -- The first family a request writes is the one its answer reports (a post's, not its mentions').
+  if coalesce(current_setting('daykeeper.write_quota', true), '') = '' then
+    perform set_config('daykeeper.write_quota', v_quota::text, true);
+  end if;
 end;
 $$;
 revoke execute on function private.take_write_quota(text, uuid, integer) from public;

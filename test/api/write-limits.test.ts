@@ -73,10 +73,15 @@ describe.skipIf(!authIsRunning)('write limits', () => {
 
   it('each accepted write says what is left of the limit', async () => {
     const author = await createAccount('counter');
-    const [first, second] = await postMany(author, 2, 1);
+    const named = await createAccount('named');
+    const [first] = await postMany(author, 1, 1);
     expect(first.status).toBe(201);
     expect(first.headers.get('RateLimit-Limit')).toBe(String(limit));
     expect(first.headers.get('RateLimit-Remaining')).toBe(String(limit - 1));
+    // A post that mentions someone also counts a mention; the answer reports the post's limit, the first written.
+    const second = await api('POST', '/post/create', { token: author.accessToken, json: { body: `hi @${named.username}` } });
+    expect(second.body.mentions).toHaveLength(1);
+    expect(second.headers.get('RateLimit-Limit')).toBe(String(limit));
     expect(second.headers.get('RateLimit-Remaining')).toBe(String(limit - 2));
     expect(Number(second.headers.get('RateLimit-Reset'))).toBeGreaterThan(0);
     // A read counts against nothing and says nothing of the write limits.

@@ -24,12 +24,12 @@ export async function rpc<F extends ApiFunction>(
   const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
   // Function and parameter names come from the typed signature above, never from the request.
   const list = entries.map(([name, value]) => `${name} => ${literal(value)}`).join(', ');
-  const created = `public.${String(fn)}(${list})`;
+  const invocation = `public.${String(fn)}(${list})`;
   // COALESCE evaluates the create only when there is no first answer to give again.
   const call = idempotency
     ? `select coalesce(private.replay_idempotent(${literal(idempotency.key)}, ${literal(idempotency.fingerprint)}), ` +
-      `private.record_idempotent(${literal(idempotency.key)}, ${created})) as result`
-    : `select ${created} as result`;
+      `private.record_idempotent(${literal(idempotency.key)}, ${invocation})) as result`
+    : `select ${invocation} as result`;
   if (deps.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
   // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
   // call (the subquery runs first), for the answer's RateLimit-* headers.
