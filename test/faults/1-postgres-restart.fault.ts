@@ -2,7 +2,7 @@
 // facade. Every acknowledged post (2xx) must be in the database afterwards, the facade must recover without
 // its process being restarted, no answer may be a 500, and the stack must adopt the new postmaster.
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
+import { createLoadWriter } from '../helpers/accounts.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { failuresByCode, formatMs, internalErrors, outageMs, printFigures, skipLoudly } from './helpers/figures.ts';
 import { postmasterPid, restartPostgres, servicePid, withDatabase } from './helpers/inject.ts';
@@ -33,7 +33,7 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
       // Without Auth there is no app schema to write to: the restart is still made, watched through /health.
       skipLoudly('acknowledged-writes check under a Postgres restart', `Supabase Auth is not running (${stack.authUnavailable.split('\n')[0]})`);
     }
-    const accounts = authIsRunning ? await Promise.all(Array.from({ length: writers }, () => createAccount('writer'))) : [];
+    const accounts = authIsRunning ? await Promise.all(Array.from({ length: writers }, () => createLoadWriter('writer'))) : [];
     const run = Date.now().toString(36);
     const traffic = authIsRunning
       ? startTraffic(writers, (w, n) => call('post', 'POST', '/post/create', { token: accounts[w].accessToken, json: { body: `fault ${run} ${w} ${n}` } }))

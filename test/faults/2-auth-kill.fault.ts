@@ -2,7 +2,7 @@
 // valid tokens keep working (the facade verifies tokens with Auth's public keys, without calling Auth), the
 // auth routes answer 503, /health names Auth as down, and nothing answers 500.
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
+import { createAccount, createLoadWriter } from '../helpers/accounts.ts';
 import { defaultPassword } from '../helpers/users.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { failuresByCode, formatMs, internalErrors, printFigures, skipLoudly } from './helpers/figures.ts';
@@ -25,7 +25,7 @@ async function authAnswers(): Promise<boolean> {
 describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () => {
   it('is restarted by the supervisor while reads keep working and auth routes answer 503', async () => {
     const functionPid = servicePid('functions');
-    const [reader, author] = await Promise.all([createAccount('reader'), createAccount('author')]);
+    const [reader, author] = await Promise.all([createAccount('reader'), createLoadWriter('author')]);
     const post = await call('setup', 'POST', '/post/create', { token: author.accessToken, json: { body: 'read during an Auth outage' } });
     expect(post.status).toBe(201);
 

@@ -3,7 +3,7 @@
 // the database, the stored counters must equal a recount (private.recount_counters() corrects nothing), no
 // answer may be a 500, and the facade must have recovered without its process being restarted.
 import { describe, expect, it } from 'vitest';
-import { type Account, createAccount } from '../helpers/accounts.ts';
+import { type Account, createLoadWriter } from '../helpers/accounts.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { failuresByCode, formatMs, internalErrors, outageMs, printFigures, skipLoudly } from './helpers/figures.ts';
 import { servicePid, terminateFunctionBackends, withDatabase } from './helpers/inject.ts';
@@ -32,7 +32,7 @@ function write(kind: string, people: Account[], posts: string[]): Promise<Outcom
 describe.skipIf(!authIsRunning)("the facade's database sessions terminated under likes, follows and comments", () => {
   it('loses no acknowledged write, keeps the counters exact, and recovers without a restart', async () => {
     const functionPid = servicePid('functions');
-    const people = await Promise.all(Array.from({ length: actors }, () => createAccount('social')));
+    const people = await Promise.all(Array.from({ length: actors }, () => createLoadWriter('social')));
     const posts: string[] = [];
     for (const person of people) {
       const post = await call('setup', 'POST', '/post/create', { token: person.accessToken, json: { body: 'a day to like' } });

@@ -3,7 +3,7 @@
 // return to it once it streams again.
 import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { createAccount } from '../helpers/accounts.ts';
+import { createAccount, createLoadWriter } from '../helpers/accounts.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { failuresByCode, formatMs, printFigures, skipLoudly } from './helpers/figures.ts';
 import { crashReplica, servicePid } from './helpers/inject.ts';
@@ -29,7 +29,7 @@ async function replicaReads(): Promise<number | undefined> {
 
 describe.skipIf(!authIsRunning || !stack.replicaUrl)('the read replica crashes under a read load', () => {
   it('reads go on from the primary with no 5xx, and return to the replica once it is back', async () => {
-    const [reader, author] = await Promise.all([createAccount('reader'), createAccount('author')]);
+    const [reader, author] = await Promise.all([createAccount('reader'), createLoadWriter('author')]);
     const post = await call('setup', 'POST', '/post/create', { token: author.accessToken, json: { body: 'read while the replica is down' } });
     expect(post.status).toBe(201);
     await sleep(200); // replayed on the replica

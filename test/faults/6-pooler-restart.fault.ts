@@ -2,7 +2,7 @@
 // acknowledged post must be in the database afterwards, nothing may answer 500, and the facade must write
 // again without its process being restarted.
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
+import { createLoadWriter } from '../helpers/accounts.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { failuresByCode, formatMs, internalErrors, outageMs, printFigures, skipLoudly } from './helpers/figures.ts';
 import { killService, servicePid, withDatabase } from './helpers/inject.ts';
@@ -15,7 +15,7 @@ const recoveryBoundMs = 30_000;
 describe.skipIf(!authIsRunning || !stack.poolerUrl)('PgBouncer killed under a write load', () => {
   it('keeps every acknowledged write, answers no 500, and writes again once it is back', async () => {
     const functionPid = servicePid('functions');
-    const authors = await Promise.all(Array.from({ length: writers }, (_, i) => createAccount(`pooled${i}`)));
+    const authors = await Promise.all(Array.from({ length: writers }, (_, i) => createLoadWriter(`pooled${i}`)));
     const traffic = startTraffic(writers, (worker, n) =>
       call('post', 'POST', '/post/create', { token: authors[worker].accessToken, json: { body: `post ${n} of writer ${worker}` } }));
     await sleep(steadyMs);

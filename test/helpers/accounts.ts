@@ -47,6 +47,16 @@ export async function makeAdmin(account: Account): Promise<void> {
   await asRoot`insert into private.admins (user_id) values (${account.id})`;
 }
 
+/**
+ * An account that writes as a load generator (the fault suite's writers): trusted by an admin in Studio, so the
+ * write limits (supabase/schemas/24_write_limits.sql) do not stop it; they are tested on their own.
+ */
+export async function createLoadWriter(label: string): Promise<Account> {
+  const account = await createAccount(label);
+  await asRoot`select moderation.trust_writer(${account.username}, 'a load generator of the fault suite')`;
+  return account;
+}
+
 /** A ban as an admin in Studio makes it (the API's admin functions are tested separately). */
 export async function banDirectly(account: Account): Promise<void> {
   await asRoot`select moderation.ban_user(${account.username}, 'banned by a test')`;
