@@ -116,7 +116,7 @@ comment on function private.refuse_row_if_blocked(uuid, uuid, text) is
 
 -- For the API functions, which answer 404 for an account the caller may not see: a block between the caller
 -- and p_other committed since the function looked the account up. Called directly, it answers the same 404
--- for an account banned, unconfirmed or unknown, so it tells nobody which of these an account is.
+-- for any account the caller may not see (banned, unconfirmed, unknown), so it tells nobody which it is.
 create function private.refuse_if_blocked_with(p_other uuid)
 returns void
 language plpgsql
@@ -126,7 +126,7 @@ set search_path = ''
 as $$
 begin
   if private.blocked_between(private.uid(), p_other)
-     or not exists (select 1 from public.profiles p where p.id = p_other and p.confirmed_at is not null and p.banned_at is null) then
+     or not coalesce((select private.may_see_profile(p) from public.profiles p where p.id = p_other), false) then
     perform private.fail(404, 'user_not_found', 'No such user');
   end if;
 end;

@@ -138,9 +138,10 @@ comment on column public.ban_history.database_role is
   'The database role of a session without a user that acted (Supabase Studio, the SQL editor); null for the API.';
 comment on column public.ban_history.created_at is 'When the admin acted.';
 
--- The history is a record: nobody rewrites or deletes an entry, in Studio either. Only the admin's id is
--- cleared, by the foreign key, when the admin's account is deleted.
-create function private.keep_ban_history()
+-- A history is a record: nobody rewrites or deletes an entry, in Studio either (the ban history here, the write
+-- limit history in 24_write_limits.sql). Only the admin's id is cleared, by the foreign key, when the admin's
+-- account is deleted. The table needs an admin_id column.
+create function private.keep_record()
 returns trigger
 language plpgsql
 volatile
@@ -151,24 +152,28 @@ begin
   -- The one change allowed: the foreign key clearing the admin once their account is gone.
   if tg_op = 'UPDATE' and new.admin_id is null
      and not exists (select 1 from auth.users u where u.id = old.admin_id)
-     and (new.id, new.element_type, new.element_id, new.action, new.reason, new.database_role, new.created_at)
-       is not distinct from (old.id, old.element_type, old.element_id, old.action, old.reason, old.database_role, old.created_at) then
+     and to_jsonb(new) - 'admin_id' = to_jsonb(old) - 'admin_id' then
     return new;
   end if;
-  perform private.fail(403, 'ban_history_is_append_only', 'The ban history is a record: its entries are never changed or deleted');
+  if tg_table_name = 'ban_history' then
+    perform private.fail(403, 'ban_history_is_append_only', 'The ban history is a record: its entries are never changed or deleted');
+  end if;
+  perform private.fail(403, 'history_is_append_only', format('The %s is a record: its entries are never changed or deleted',
+    replace(tg_table_name, '_', ' ')));
   return null;
 end;
 $$;
-revoke execute on function private.keep_ban_history() from public;
-comment on function private.keep_ban_history() is 'Trigger: refuses changing or deleting a ban history entry (but for its admin''s deletion).';
+revoke execute on function private.keep_record() from public;
+comment on function private.keep_record() is
+  'Trigger: refuses changing or deleting an entry of a history (but for its admin''s deletion).';
 
 create trigger keep_ban_history
 before update or delete on public.ban_history
-for each row execute function private.keep_ban_history();
+for each row execute function private.keep_record();
 
 create trigger keep_ban_history_whole
 before truncate on public.ban_history
-for each statement execute function private.keep_ban_history();
+for each statement execute function private.keep_record();
 
 -- E-mails of deleted banned accounts: they cannot register again, nor be taken by an e-mail change.
 create table private.banned_emails (

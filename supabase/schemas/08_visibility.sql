@@ -72,6 +72,27 @@ comment on function private.accounts_blocked_either_way() is
 -- Whose posts, calendar and follow lists the caller may see: a visible account (the profiles policy applies
 -- here) that is public, the caller's own, one the caller follows, or any for an admin. A pending request
 -- grants nothing.
+-- Whether the caller may see this account, as the profiles policy (09_policies.sql) decides: themselves, an
+-- admin, or confirmed, not banned and no block either way. For the security-definer helpers, which run past RLS
+-- and may be called with any account (the mention store helpers, private.refuse_if_blocked_with); the policy
+-- keeps its own inline form, which the planner can run set-based.
+create function private.may_see_profile(p_profile public.profiles)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return p_profile.id = private.uid() or private.is_admin()
+    or p_profile.confirmed_at is not null and p_profile.banned_at is null
+       and p_profile.id not in (select private.accounts_blocked_either_way());
+end;
+$$;
+revoke execute on function private.may_see_profile(public.profiles) from public;
+grant execute on function private.may_see_profile(public.profiles) to anon, authenticated, service_role;
+comment on function private.may_see_profile(public.profiles) is 'Whether the caller may see this account, as the profiles policy decides.';
+
 create view private.activity_visible_accounts with (security_invoker = true) as
 select p.id
 from public.profiles p

@@ -45,26 +45,6 @@ revoke execute on function private.mentioned_accounts(text) from public;
 grant execute on function private.mentioned_accounts(text) to authenticated, service_role;
 comment on function private.mentioned_accounts(text) is 'The accounts (at most 20) a text mentions that the caller may see.';
 
--- Whether the writer (the caller) may name this account: one they may see by the profiles policy
--- (09_policies.sql): themselves, or confirmed, not banned and no block either way. For the store helpers
--- below, which run past RLS and could be called with any account.
-create function private.mentionable(p_account public.profiles)
-returns boolean
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  return p_account.id = private.uid() or private.is_admin()
-    or p_account.confirmed_at is not null and p_account.banned_at is null
-       and p_account.id not in (select private.accounts_blocked_either_way());
-end;
-$$;
-revoke execute on function private.mentionable(public.profiles) from public;
-grant execute on function private.mentionable(public.profiles) to authenticated, service_role;
-comment on function private.mentionable(public.profiles) is 'Whether the caller may see (and so mention) this account, as the profiles policy decides.';
-
 -- The store helpers below are security definer and callable by clients (the writer's trigger calls them as
 -- the writer), so they refuse a client other than the text's author: nobody sets or clears the mentions of
 -- someone else's text. Roles that bypass RLS (service_role, Studio's) edit any text and pass.
@@ -101,7 +81,7 @@ begin
   delete from public.post_mentions m where m.post_id = p_post_id and m.user_id <> all (p_accounts);
   insert into public.post_mentions (post_id, user_id)
   select p_post_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
-    and private.mentionable(u)
+    and private.may_see_profile(u)
   on conflict do nothing;
 end;
 $$;
@@ -123,7 +103,7 @@ begin
   perform private.require_text_writer((select c.author_id from public.comments c where c.id = p_comment_id));
   insert into public.comment_mentions (comment_id, user_id)
   select p_comment_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
-    and private.mentionable(u)
+    and private.may_see_profile(u)
   on conflict do nothing;
 end;
 $$;

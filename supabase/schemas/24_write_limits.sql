@@ -85,36 +85,30 @@ comment on column private.write_limit_history.admin_id is 'The admin who acted t
 comment on column private.write_limit_history.database_role is 'The database role of a Studio session that acted.';
 comment on column private.write_limit_history.created_at is 'When.';
 
--- A record, as the ban history is: entries are never changed or deleted (but an admin's own deletion clears
--- their name from their entries: the foreign key's set null).
-create function private.keep_write_limit_history()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if tg_op = 'UPDATE' and new.admin_id is null
-     and (new.id, new.user_id, new.action, new.family, new.reason, new.database_role, new.created_at)
-       is not distinct from (old.id, old.user_id, old.action, old.family, old.reason, old.database_role, old.created_at) then
-    return new;
-  end if;
-  perform private.fail(403, 'history_is_append_only', 'The write limit history is a record: its entries are never changed or deleted');
-  return null;
-end;
-$$;
-revoke execute on function private.keep_write_limit_history() from public;
-comment on function private.keep_write_limit_history() is 'Trigger: refuses changing or deleting a write limit history entry (but for its admin''s deletion).';
-
+-- A record, as the ban history is (private.keep_record, 06_moderation.sql).
 create trigger keep_write_limit_history
 before update or delete on private.write_limit_history
-for each row execute function private.keep_write_limit_history();
+for each row execute function private.keep_record();
 
 create trigger keep_write_limit_history_whole
 before truncate on private.write_limit_history
-for each statement execute function private.keep_write_limit_history();
+for each statement execute function private.keep_record();
 
 revoke all on private.write_limits, private.trusted_writers, private.write_counts, private.write_limit_history
   from anon, authenticated;
+
+-- When the window of this length that holds now began: windows lie on one grid from 2000-01-01 UTC, so every
+-- account's window of a family starts at the same time.
+create function private.write_window_start(p_length interval)
+returns timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  select date_bin(p_length, now(), timestamptz '2000-01-01 00:00:00+00')
+$$;
+revoke execute on function private.write_window_start(interval) from public;
+comment on function private.write_window_start(interval) is 'The start of the current write limit window of this length.';
 
 -- "3 hours", "1 day", "42 minutes": a window or a wait, as a person reads it.
 create function private.describe_interval(p_length interval)
@@ -154,8 +148,7 @@ declare
   v_quota jsonb;
   v_code text := 'too_many_' || p_family;
 begin
-  if p_count < 1 or p_writer is distinct from auth.uid()
-     or exists (select 1 from private.admins a where a.user_id = p_writer)
+  if p_count < 1 or p_writer is distinct from auth.uid() or private.is_admin()
      or exists (select 1 from private.trusted_writers t where t.user_id = p_writer) then
     return;
   end if;
@@ -165,7 +158,7 @@ begin
   end if;
   v_max := case when exists (select 1 from public.profiles p where p.id = p_writer and p.created_at > now() - interval '1 day')
     then v_limit.max_writes_new_account else v_limit.max_writes end;
-  v_start := date_bin(v_limit.window_length, now(), timestamptz '2000-01-01 00:00:00+00');
+  v_start := private.write_window_start(v_limit.window_length);
   insert into private.write_counts as w (user_id, family, window_start, writes)
   values (p_writer, p_family, v_start, p_count)
   on conflict (user_id, family, window_start) do update set writes = w.writes + excluded.writes
@@ -325,8 +318,7 @@ begin
   end if;
   delete from private.write_counts w
   where w.user_id = v_id and w.family = p_family
-    and w.window_start = date_bin((select l.window_length from private.write_limits l where l.family = p_family),
-      now(), timestamptz '2000-01-01 00:00:00+00');
+    and w.window_start = private.write_window_start((select l.window_length from private.write_limits l where l.family = p_family));
   insert into private.write_limit_history (user_id, action, family, reason, admin_id, database_role)
   values (v_id, 'lift', p_family, p_reason, private.uid(), case when private.uid() is null then current_user end);
   return format('@%s may write %s again: this window''s count is cleared', lower(btrim(p_username)), replace(p_family, '_', ' '));

@@ -8,16 +8,33 @@ import { authIsRunning } from '../helpers/stack.ts';
 
 class RolledBack extends Error {}
 
-/** Runs `work` as `actor` with `family` limited to `max` writes, then rolls everything back. */
-async function withLimit(family: string, max: number, actor: Account, work: (tx: Tx) => Promise<void>): Promise<void> {
+/** Runs `work` as the superuser in a transaction that is then rolled back, whatever it changed. */
+async function rolledBack(work: (tx: Tx) => Promise<void>): Promise<void> {
   await asRoot.begin(async (tx) => {
-    await tx`update private.write_limits set max_writes = ${max}, max_writes_new_account = ${max} where family = ${family}`;
-    const claims = JSON.stringify({ ...actor.claims, role: 'authenticated' });
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
     await work(tx);
     throw new RolledBack();
   }).catch((error) => {
     if (!(error instanceof RolledBack)) throw error;
+  });
+}
+
+/** The rest of the transaction runs as `actor`, as PostgREST would run it. */
+async function becomes(tx: Tx, actor: Account): Promise<void> {
+  const claims = JSON.stringify({ ...actor.claims, role: 'authenticated' });
+  await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+}
+
+/** Sets every account's limit of `family` to `max` (for the transaction). */
+async function limitTo(tx: Tx, family: string, max: number, forNewAccounts = max): Promise<void> {
+  await tx`update private.write_limits set max_writes = ${max}, max_writes_new_account = ${forNewAccounts} where family = ${family}`;
+}
+
+/** Runs `work` as `actor` with `family` limited to `max` writes, then rolls everything back. */
+function withLimit(family: string, max: number, actor: Account, work: (tx: Tx) => Promise<void>): Promise<void> {
+  return rolledBack(async (tx) => {
+    await limitTo(tx, family, max);
+    await becomes(tx, actor);
+    await work(tx);
   });
 }
 
@@ -111,29 +128,22 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     await withLimit('posts', 1, admin, async (tx) => {
       await tx`insert into public.posts (body) values ('one'), ('two'), ('three')`;
     });
-    await asRoot.begin(async (tx) => {
-      await tx`update private.write_limits set max_writes = 1, max_writes_new_account = 1 where family = 'posts'`;
+    await rolledBack(async (tx) => {
+      await limitTo(tx, 'posts', 1);
       await tx`insert into public.posts (author_id, body) values (${writer.id}, 'by Studio'), (${writer.id}, 'again')`;
       const [row] = await tx`select count(*)::int as n from private.write_counts where user_id = ${writer.id} and family = 'posts'`;
       expect(row.n).toBe(0);
-      throw new RolledBack();
-    }).catch((error) => {
-      if (!(error instanceof RolledBack)) throw error;
     });
   });
 
   it('an account older than a day gets the larger limit', async () => {
     const elder = await createAccount('elder');
     await asRoot`update public.profiles set created_at = now() - interval '2 days' where id = ${elder.id}`;
-    await asRoot.begin(async (tx) => {
-      await tx`update private.write_limits set max_writes = 3, max_writes_new_account = 1 where family = 'posts'`;
-      const claims = JSON.stringify({ ...elder.claims, role: 'authenticated' });
-      await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    await rolledBack(async (tx) => {
+      await limitTo(tx, 'posts', 3, 1);
+      await becomes(tx, elder);
       await tx`insert into public.posts (body) values ('one'), ('two'), ('three')`;
       await refusedBy('posts', tx.savepoint((sp) => sp`insert into public.posts (body) values ('four')`));
-      throw new RolledBack();
-    }).catch((error) => {
-      if (!(error instanceof RolledBack)) throw error;
     });
   });
 });
@@ -157,14 +167,8 @@ describe.skipIf(!authIsRunning)('write limits in Studio', () => {
 
     const brand = await createAccount('brand');
     await asRoot`select moderation.trust_writer(${brand.username}, 'the operator''s announcement account')`;
-    await asRoot.begin(async (tx) => {
-      await tx`update private.write_limits set max_writes = 1, max_writes_new_account = 1 where family = 'posts'`;
-      const claims = JSON.stringify({ ...brand.claims, role: 'authenticated' });
-      await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    await withLimit('posts', 1, brand, async (tx) => {
       await tx`insert into public.posts (body) values ('one'), ('two')`;
-      throw new RolledBack();
-    }).catch((error) => {
-      if (!(error instanceof RolledBack)) throw error;
     });
     await asRoot`select moderation.trust_writer(${brand.username}, 'campaign over', false)`;
     const history = await asRoot`
@@ -194,8 +198,7 @@ describe.skipIf(!authIsRunning)('write limits in Studio', () => {
 /** A raw statement as `actor`, in a transaction PostgREST would run. */
 function rpcSql(actor: Account, text: string): Promise<unknown> {
   return asRoot.begin(async (tx) => {
-    const claims = JSON.stringify({ ...actor.claims, role: 'authenticated' });
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true)`;
+    await becomes(tx, actor);
     return tx.unsafe(text);
   });
 }
