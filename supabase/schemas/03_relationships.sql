@@ -124,9 +124,11 @@ volatile
 security definer
 set search_path = ''
 as $$
+declare
+  v_me uuid := private.uid();
 begin
-  if private.blocked_between(private.uid(), p_other)
-     or not coalesce((select private.may_see_profile(p) from public.profiles p where p.id = p_other), false) then
+  if private.blocked_between(v_me, p_other)
+     or not coalesce((select private.may_see_profile(p, v_me) from public.profiles p where p.id = p_other), false) then
     perform private.fail(404, 'user_not_found', 'No such user');
   end if;
 end;

@@ -69,14 +69,12 @@ grant execute on function private.accounts_blocked_either_way() to anon, authent
 comment on function private.accounts_blocked_either_way() is
   'The accounts the caller blocked or that blocked the caller; none for anonymous.';
 
--- Whose posts, calendar and follow lists the caller may see: a visible account (the profiles policy applies
--- here) that is public, the caller's own, one the caller follows, or any for an admin. A pending request
--- grants nothing.
--- Whether the caller may see this account, as the profiles policy (09_policies.sql) decides: themselves, an
--- admin, or confirmed, not banned and no block either way. For the security-definer helpers, which run past RLS
--- and may be called with any account (the mention store helpers, private.refuse_if_blocked_with); the policy
--- keeps its own inline form, which the planner can run set-based.
-create function private.may_see_profile(p_profile public.profiles)
+-- The same rules one row at a time, for the security-definer helpers, which run past RLS: the mention store
+-- helpers and private.refuse_if_blocked_with (an account), the search finders and the media policy (a post).
+-- The policies keep their own inline form, which the planner can run set-based; visibility.test.ts holds
+-- both forms to the same matrix. The viewer is an argument (the helpers pass private.uid(), read once), so
+-- these are not executable by the API roles: called with any viewer they would answer about anyone.
+create function private.may_see_profile(p_profile public.profiles, p_viewer uuid)
 returns boolean
 language plpgsql
 stable
@@ -84,15 +82,46 @@ security definer
 set search_path = ''
 as $$
 begin
-  return p_profile.id = private.uid() or private.is_admin()
+  return coalesce(p_profile.id = p_viewer, false)
+    or exists (select 1 from private.admins a where a.user_id = p_viewer)
     or p_profile.confirmed_at is not null and p_profile.banned_at is null
-       and p_profile.id not in (select private.accounts_blocked_either_way());
+       and not exists (select 1 from public.blocks b
+                       where b.blocker_id = p_viewer and b.blocked_id = p_profile.id
+                          or b.blocker_id = p_profile.id and b.blocked_id = p_viewer);
 end;
 $$;
-revoke execute on function private.may_see_profile(public.profiles) from public;
-grant execute on function private.may_see_profile(public.profiles) to anon, authenticated, service_role;
-comment on function private.may_see_profile(public.profiles) is 'Whether the caller may see this account, as the profiles policy decides.';
+revoke execute on function private.may_see_profile(public.profiles, uuid) from public;
+comment on function private.may_see_profile(public.profiles, uuid) is
+  'Whether p_viewer (null: anonymous) may see this account, as the profiles policy decides. For definer helpers.';
 
+create function private.may_see_post(p_post public.posts, p_viewer uuid)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return coalesce(p_post.author_id = p_viewer, false)
+    or exists (select 1 from private.admins a where a.user_id = p_viewer)
+    or p_post.banned_at is null
+       and (p_post.privacy = 'public'
+            or p_post.privacy = 'close_friends'
+               and exists (select 1 from public.close_friends c where c.owner_id = p_post.author_id and c.friend_id = p_viewer))
+       and exists (select 1 from public.profiles a
+                   where a.id = p_post.author_id and private.may_see_profile(a, p_viewer)
+                     and (not a.is_private
+                          or exists (select 1 from public.follows f
+                                     where f.follower_id = p_viewer and f.followee_id = a.id and f.status = 'accepted')));
+end;
+$$;
+revoke execute on function private.may_see_post(public.posts, uuid) from public;
+comment on function private.may_see_post(public.posts, uuid) is
+  'Whether p_viewer (null: anonymous) may see this post, as the posts policy decides. For definer helpers.';
+
+-- Whose posts, calendar and follow lists the caller may see: a visible account (the profiles policy applies
+-- here) that is public, the caller's own, one the caller follows, or any for an admin. A pending request
+-- grants nothing.
 create view private.activity_visible_accounts with (security_invoker = true) as
 select p.id
 from public.profiles p

@@ -1,33 +1,21 @@
 -- Media in Supabase Storage. The buckets are declared in config.toml (`avatars`, public; `media`, private),
 -- each user writes only in their own folder `<user id>/…`, and a media object is readable by whoever may see
--- a post that references it: the visibility rule of posts (their policy), applied here, not copied.
+-- a post that references it: the visibility rule of posts, in its one-row form (private.may_see_post).
 
--- The posts whose media include an object path, found by the GIN index past RLS (a containment test is not
--- leakproof, so under RLS it could only filter rows the policy has already checked, one by one).
-create function private.posts_using_media(p_name text)
-returns uuid[]
+-- Whether the caller may see a post whose media include this object path. Security definer: the GIN index
+-- finds the posts past RLS (a containment test is not leakproof, so under RLS it could only filter rows the
+-- policy has already checked, one by one), and private.may_see_post keeps to what the caller may see.
+create function private.may_read_media(p_name text)
+returns boolean
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+declare
+  v_me constant uuid := private.uid();
 begin
-  return array(select p.id from public.posts p where p.media @> array[p_name]);
-end;
-$$;
-revoke execute on function private.posts_using_media(text) from public;
-grant execute on function private.posts_using_media(text) to anon, authenticated, service_role;
-comment on function private.posts_using_media(text) is 'The ids of the posts whose media include this object path.';
-
--- Which of them the caller may see is the posts policy's answer.
-create function private.may_read_media(p_name text)
-returns boolean
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  return exists (select 1 from public.posts p where p.id = any (private.posts_using_media(p_name)));
+  return exists (select 1 from public.posts p where p.media @> array[p_name] and private.may_see_post(p, v_me));
 end;
 $$;
 revoke execute on function private.may_read_media(text) from public;

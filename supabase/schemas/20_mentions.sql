@@ -66,7 +66,7 @@ comment on function private.require_text_writer(uuid) is
   'Raises 42501 when a client (anon, authenticated) is not the given author.';
 
 -- Writes what the writer's triggers resolved: clients have no write privilege on the mention tables. Only
--- accounts the stored text does mention are kept, whoever calls.
+-- accounts the stored text does mention and its author may see are kept, whoever calls.
 create function private.store_post_mentions(p_post_id uuid, p_accounts uuid[])
 returns void
 language plpgsql
@@ -76,12 +76,13 @@ set search_path = ''
 as $$
 declare
   v_names text[] := private.mention_names((select p.body from public.posts p where p.id = p_post_id));
+  v_author uuid := (select p.author_id from public.posts p where p.id = p_post_id);
 begin
-  perform private.require_text_writer((select p.author_id from public.posts p where p.id = p_post_id));
+  perform private.require_text_writer(v_author);
   delete from public.post_mentions m where m.post_id = p_post_id and m.user_id <> all (p_accounts);
   insert into public.post_mentions (post_id, user_id)
   select p_post_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
-    and private.may_see_profile(u)
+    and private.may_see_profile(u, v_author)
   on conflict do nothing;
 end;
 $$;
@@ -99,11 +100,12 @@ set search_path = ''
 as $$
 declare
   v_names text[] := private.mention_names((select c.body from public.comments c where c.id = p_comment_id));
+  v_author uuid := (select c.author_id from public.comments c where c.id = p_comment_id);
 begin
-  perform private.require_text_writer((select c.author_id from public.comments c where c.id = p_comment_id));
+  perform private.require_text_writer(v_author);
   insert into public.comment_mentions (comment_id, user_id)
   select p_comment_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
-    and private.may_see_profile(u)
+    and private.may_see_profile(u, v_author)
   on conflict do nothing;
 end;
 $$;

@@ -7,10 +7,11 @@
 --
 -- Why the matching runs past RLS: LIKE, trigram likeness and text search are not leakproof, so under row-level
 -- security they could only filter rows the policy has already checked, one by one (the whole table); their
--- GIN indexes would go unused. So a security definer function finds the matching ids and their ranks with the
--- index, and the API function reads them back through the item views, where the policies of profiles and
--- posts decide what the caller sees (as private.posts_using_media does for media). The ranks of rows the
--- caller may not see never leave the query.
+-- GIN indexes would go unused. So security definer functions find the matching ids and their ranks with the
+-- index and keep only those the caller may see (the visibility rules of 08_visibility.sql), and the API
+-- function reads them back through the item views, under the policies of profiles and posts. A finder that
+-- could answer with a hidden row is not executable by the API roles: called directly, the others answer only
+-- what the caller may see, so they tell nobody that a hidden post holds a word.
 --
 -- Pages: keyset on (rank desc, id desc), the cursor naming the last row's (rank, id). The matches are ranked
 -- and sorted on every page (a text search has no index in rank order); then the page reads them in that order
@@ -52,8 +53,9 @@ comment on function private.search_text(text) is 'The search text trimmed; 400 u
 --   * when those two find fewer than 200 together: names holding a word like it (pg_trgm word similarity, at
 --     least pg_trgm.word_similarity_threshold; GIN trigram indexes), up to 200.
 -- Ranked: a username prefix 2 + the share of the name the text covers (the shorter name, the closer), a
--- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Only confirmed accounts not
--- banned (the ones anybody may see; blocks are the caller's query's to apply).
+-- display-name prefix 1 + that share, any other match its word likeness (0 to 1). Only accounts the caller
+-- may see: the finders skip accounts never confirmed or banned (nobody but themselves and admins sees them, and
+-- they find what anybody finds), and the answer drops the accounts with a block either way.
 create function private.account_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
@@ -105,18 +107,20 @@ begin
             else greatest(extensions.word_similarity(p_q, p.username), extensions.word_similarity(p_q, p.display_name))
        end)::real
     from public.profiles p
-    where p.id = any (v_names || v_display || v_alike);
+    where p.id = any (v_names || v_display || v_alike)
+      and p.id not in (select private.accounts_blocked_either_way());
 end;
 $$;
 revoke execute on function private.account_matches(text) from public;
 grant execute on function private.account_matches(text) to anon, authenticated, service_role;
 comment on function private.account_matches(text) is
-  'Ids and ranks of up to 200 confirmed, unbanned accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it (read them through RLS).';
+  'Ids and ranks of up to 200 confirmed, unbanned accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it, less those with a block either way with the caller.';
 
 -- Posts whose body holds every word of the text, newest first below (p_before_at, p_before_id): a batch of
 -- at most p_limit, with their ts_rank. The planner picks per call (custom plans: it must see the words)
 -- between the GIN index (rare words: fetch the matches, keep the newest) and walking posts_created_idx
--- (common words: the newest come early). Every post, visible or not: public.search reads them back through RLS.
+-- (common words: the newest come early). Every post, visible or not: only private.visible_post_matches may
+-- call it (the API roles may not).
 create function private.post_matches(p_q text, p_before_at timestamptz, p_before_id uuid, p_limit integer)
 returns table (id uuid, created_at timestamptz, rank real)
 language plpgsql
@@ -138,12 +142,12 @@ begin
 end;
 $$;
 revoke execute on function private.post_matches(text, timestamptz, uuid, integer) from public;
-grant execute on function private.post_matches(text, timestamptz, uuid, integer) to anon, authenticated, service_role;
 comment on function private.post_matches(text, timestamptz, uuid, integer) is
   'Ids, times and ranks of a batch of the newest posts below a point whose body holds every word of the text, visible or not (read them through RLS).';
 
 -- The 1,000 newest posts holding every word of the text that the caller may see, with their ranks: batches
--- of matches, newest first, each read back through the posts policy, until 1,000 are found, the matches end,
+-- of matches, newest first, each kept to what the caller may see (private.may_see_post, the posts policy one
+-- row at a time), until 1,000 are found, the matches end,
 -- or ten batches were read (a flood of posts hidden from the caller costs batches, it does not hide the rest).
 -- After the first batch of 1,000, each asks for what is still missing at the share of matches the caller could
 -- see so far (a tenth at least), so a search that lacks a few reads a few more, not another thousand.
@@ -151,10 +155,12 @@ create function private.visible_post_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
 stable
+security definer
 rows 1000
 set search_path = ''
 as $$
 declare
+  v_me constant uuid := private.uid();
   v_wanted constant integer := 1000;
   v_size integer := v_wanted;
   v_read integer := 0;
@@ -174,7 +180,8 @@ begin
     into v_ids, v_ranks
     from (select m.id, m.rank, m.ord
           from unnest(v_batch.ids, v_batch.ranks) with ordinality m(id, rank, ord)
-          where m.id in (select p.id from public.posts p where p.id = any (v_batch.ids))
+          join public.posts p on p.id = m.id
+          where private.may_see_post(p, v_me)
           order by m.ord
           limit v_wanted - cardinality(v_ids)) c;
     v_read := v_read + v_batch.found;

@@ -108,4 +108,34 @@ describe.skipIf(!authIsRunning)('the security-definer helpers', () => {
     }
     await as(caller, (tx) => tx`select private.refuse_if_blocked_with(${free.id})`);
   });
+
+  it('the finders answer only what the caller may see; the one that sees every match is not the API roles\' to call', async () => {
+    const [viewer, writer, blocker] = await Promise.all(['viewer', 'writer', 'blocker'].map((label) => createAccount(label)));
+    const word = `w${randomUUID().slice(0, 8)}`;
+    const shown = (await rpc(writer, 'create_post', { p_body: `${word} for all` })).id;
+    const onlyMe = (await rpc(writer, 'create_post', { p_body: `${word} for me`, p_privacy: 'private', p_media: [`${writer.id}/${word}.jpg`] })).id;
+    const blockers = (await rpc(blocker, 'create_post', { p_body: `${word} from a blocker` })).id;
+    await rpc(blocker, 'block', { p_username: viewer.username, p_block: true });
+    const found = (actor: typeof anon) => as(actor, (tx) => tx`select array(select id from private.visible_post_matches(${word}) order by id) as ids`);
+
+    expect((await found(viewer))[0].ids).toEqual([shown]);
+    expect((await found(anon))[0].ids.sort()).toEqual([shown, blockers].sort());
+    expect((await found(writer))[0].ids.sort()).toEqual([shown, onlyMe, blockers].sort());
+    const accounts = (actor: typeof anon) => as(actor, (tx) => tx`select array(select id from private.account_matches(${blocker.username})) as ids`);
+    expect((await accounts(viewer))[0].ids).not.toContain(blocker.id);
+    expect((await accounts(anon))[0].ids).toContain(blocker.id);
+    const media = `${writer.id}/${word}.jpg`;
+    expect((await as(viewer, (tx) => tx`select private.may_read_media(${media}) as ok`))[0].ok).toBe(false);
+    expect((await as(writer, (tx) => tx`select private.may_read_media(${media}) as ok`))[0].ok).toBe(true);
+
+    const everyMatch = () => as(viewer, (tx) => tx`select id from private.post_matches(${word}, 'infinity', ${randomUUID()}, 10)`);
+    const oneRowForms = () => as(viewer, (tx) => tx`
+      select private.may_see_post(p, ${viewer.id}), private.may_see_profile(u, ${viewer.id})
+      from public.posts p, public.profiles u where p.id = ${shown} and u.id = ${writer.id}`);
+    for (const call of [everyMatch, oneRowForms]) {
+      expect((await errorOf(call())).code).toBe('42501');
+    }
+    expect(await asRoot`select id from private.post_matches(${word}, 'infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 10) where id = ${onlyMe}`)
+      .toHaveLength(1);
+  });
 });

@@ -1,9 +1,19 @@
 // The visibility matrix of docs/PRODUCT.md, read straight from the tables as supabase-js clients would (through
-// PostgREST): each actor × each object, allowed and denied.
+// PostgREST): each actor × each object, allowed and denied; and the rules' one-row form, which the
+// security-definer helpers apply past RLS, held to the same matrix.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { type Actor, anon, as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { type Actor, anon, as, asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
+
+/** Runs `work` as the cluster superuser, past RLS, with the actor's claims (as the security-definer helpers run). */
+function pastRls<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const claims = JSON.stringify({ ...actor.claims, role: actor.role });
+  return asRoot.begin(async (tx) => {
+    await tx`select set_config('request.jwt.claims', ${claims}, true)`;
+    return work(tx);
+  }) as Promise<T>;
+}
 
 type PostKey = 'pubPublic' | 'pubClose' | 'pubPrivate' | 'pubBanned' | 'privPublic' | 'privClose' | 'privPrivate' | 'bannedAuthorPost';
 
@@ -83,6 +93,14 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
       const seen = Object.entries(posts).filter(([, id]) => rows.some((r) => r.id === id)).map(([key]) => key);
       expect(seen.sort()).toEqual([...expected].sort());
     });
+
+    it(`${actor}: the one-row form of the rule (private.may_see_post) agrees`, async () => {
+      const ids = Object.values(posts);
+      const rows = await pastRls(actors()[actor], (tx) =>
+        tx`select p.id from public.posts p where p.id = any(${ids}::uuid[]) and private.may_see_post(p, private.uid())`);
+      const seen = Object.entries(posts).filter(([, id]) => rows.some((r) => r.id === id)).map(([key]) => key);
+      expect(seen.sort()).toEqual([...expected].sort());
+    });
   }
 
   const visibleProfiles: Record<string, string[]> = {
@@ -99,6 +117,15 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
       const subjects = ['pub', 'priv', 'blocked', 'blocker', 'bannedOwner'];
       const ids = subjects.map((s) => a[s].id);
       const rows = await as(actors()[actor], (tx) => tx`select id from public.profiles where id = any(${ids}::uuid[])`);
+      const seen = subjects.filter((s) => rows.some((r) => r.id === a[s].id));
+      expect(seen.sort()).toEqual([...expected].sort());
+    });
+
+    it(`${actor}: the one-row form of the rule (private.may_see_profile) agrees`, async () => {
+      const subjects = ['pub', 'priv', 'blocked', 'blocker', 'bannedOwner'];
+      const ids = subjects.map((s) => a[s].id);
+      const rows = await pastRls(actors()[actor], (tx) =>
+        tx`select p.id from public.profiles p where p.id = any(${ids}::uuid[]) and private.may_see_profile(p, private.uid())`);
       const seen = subjects.filter((s) => rows.some((r) => r.id === a[s].id));
       expect(seen.sort()).toEqual([...expected].sort());
     });
