@@ -6,6 +6,7 @@ export default defineConfig({
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
     // The stack is shared; files run one after another so database-wide assertions stay predictable.
     fileParallelism: false,
+    globalSetup: ['test/request-limits.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

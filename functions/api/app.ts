@@ -29,7 +29,7 @@ const maxBodyBytes = 64 * 1024;
 const bodyDeadlineMs = 10_000;
 
 /**
- * The client's address for Auth's per-IP rate limits: the last X-Forwarded-For entry, the one the platform's
+ * The client's address for Auth's per-IP rate limits and the request limits: the last X-Forwarded-For entry, the one the platform's
  * gateway appended. Earlier entries come from the client and can be anything it likes.
  */
 function clientIp(forwardedFor: string | undefined): string | undefined {
@@ -75,14 +75,16 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     maxAge: 600,
   }));
   app.use(async (c, next) => {
+    const address = clientIp(c.req.header('x-forwarded-for'));
     // A GET only reads (the SQL functions it calls are stable): a replica may serve it.
     c.set('deps', {
       ...deps,
       signal: c.req.raw.signal,
       readOnly: c.req.method === 'GET',
+      requestQuota: { address, taken: false },
       onWriteQuota: (quota) => setQuotaHeaders(c, quota),
     });
-    c.set('clientIp', clientIp(c.req.header('x-forwarded-for')));
+    c.set('clientIp', address);
     await next();
   });
   app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));

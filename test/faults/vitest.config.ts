@@ -14,6 +14,7 @@ export default defineConfig({
   test: {
     include: ['test/faults/**/*.fault.ts'],
     fileParallelism: false,
+    globalSetup: ['test/request-limits.setup.ts'],
     sequence: { sequencer: ByName },
     testTimeout: 120_000,
     hookTimeout: 60_000,

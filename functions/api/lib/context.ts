@@ -3,6 +3,7 @@ import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
 import type { WriteQuota } from './errors.ts';
 import type { Database } from './db.ts';
+import type { RequestQuota } from './request-quota.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
 export interface Deps {
@@ -14,6 +15,8 @@ export interface Deps {
   signal?: AbortSignal;
   /** The request only reads (a GET): its statements may run on a replica. */
   readOnly?: boolean;
+  /** The request's quota under the request limits, taken by its first round trip to the primary. */
+  requestQuota?: RequestQuota;
   /** Told what is left of the write limit a request's write counted against (RateLimit-* headers). */
   onWriteQuota?: (quota: WriteQuota) => void;
 }

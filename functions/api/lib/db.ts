@@ -11,6 +11,7 @@ import postgres from 'postgres';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
+import { type RequestQuota, takeQuota } from './request-quota.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
@@ -23,11 +24,15 @@ export interface Database extends Pool {
   replicas: Replicas;
 }
 
-/** The database, the request's signal (which aborts when its client goes away), and whether it only reads. */
+/**
+ * The database, the request's signal (which aborts when its client goes away), whether it only reads, and the
+ * request's quota, taken by its first round trip to the primary.
+ */
 export interface Using {
   db: Database;
   signal?: AbortSignal;
   readOnly?: boolean;
+  requestQuota?: RequestQuota;
 }
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
@@ -106,7 +111,7 @@ async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: () =>
  */
 export async function queryOnPrimary(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
   const preamble = await identity(using.db, caller, primaryPreamble(using));
-  return runOn(using.db, using.signal, `${preamble.text} ${statement.text}`);
+  return runOn(using.db, using.signal, `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`);
 }
 
 /** Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows. */
@@ -165,7 +170,8 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
       }
     };
     try {
-      await run(new SqlText(`begin; ${(await identity(using.db, caller, primaryPreamble(using))).text}`));
+      const preamble = await identity(using.db, caller, primaryPreamble(using));
+      await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`));
       const value = await work(run);
       await run(sql`commit`);
       return value;

@@ -22,7 +22,7 @@ const common: [string, (operation: Operation) => boolean, string][] = [
   ['408', (op) => op.requestBody !== undefined, 'The body did not arrive within 10 s'],
   ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
   ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
-  ['429', (op) => op.tags?.some((tag) => tag === 'auth' || tag === 'account') ?? false, 'Too many attempts from this client (Supabase Auth)'],
+  ['429', () => true, 'Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth)'],
   ['500', () => true, 'Unexpected; quote the request id'],
   ['503', () => true, 'The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After)'],
   ['504', () => true, "The database took longer than the caller's statement timeout"],

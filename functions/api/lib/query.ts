@@ -9,6 +9,7 @@
 import type postgres from 'postgres';
 import { identity, lostConnection, queryOnPrimary, runOn, type Using } from './db.ts';
 import type { Pool } from './pool.ts';
+import { takeQuota } from './request-quota.ts';
 import { sql, type SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
@@ -30,13 +31,17 @@ async function readOnReplica(using: Using, replica: Pool, caller: Caller, statem
   }
   const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;
-  try {
-    return await runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`);
-  } catch (error) {
+  // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
+  const quota = takeQuota(using.requestQuota, caller);
+  const taken = quota.text ? runOn(using.db, using.signal, quota.text) : Promise.resolve();
+  // A replica that is behind or gone leaves the read to the primary (undefined here).
+  const read = runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
     if (lostConnection(error)) using.db.replicas.failed(replica);
     else if (!isBehind(error)) throw error;
-  }
-  return queryOnPrimary(using, caller, statement);
+    return undefined;
+  });
+  const [rows] = await Promise.all([read, taken]);
+  return rows ?? queryOnPrimary(using, caller, statement);
 }
 
 function isBehind(error: unknown): boolean {

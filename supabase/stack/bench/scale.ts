@@ -112,15 +112,21 @@ async function timeRecount(root: postgres.Sql, capSeconds: number): Promise<stri
   }
 }
 
-/** Raises every write limit out of reach; answers how to put them back as they were. */
-async function raiseWriteLimits(root: postgres.Sql): Promise<() => Promise<void>> {
+/**
+ * Raises every write limit and request limit out of reach (the loads write as a few accounts, from one address);
+ * answers how to put them back as they were.
+ */
+async function raiseLimits(root: postgres.Sql): Promise<() => Promise<void>> {
   const limits = await root`select family, max_writes, max_writes_new_account from private.write_limits`;
+  const requests = await root`select scope, max_requests from private.request_limits`;
   await root`update private.write_limits set max_writes = 2000000000, max_writes_new_account = 2000000000`;
+  await root`update private.request_limits set max_requests = 2000000000`;
   return async () => {
     for (const l of limits) {
       await root`update private.write_limits set max_writes = ${l.max_writes}, max_writes_new_account = ${l.max_writes_new_account}
         where family = ${l.family}`;
     }
+    for (const l of requests) await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
   };
 }
 
@@ -286,7 +292,7 @@ export async function scaleBench(args: string[]): Promise<void> {
     await applyReaderFixtures(root, reader, record.scale);
     // The drivers write thousands of times a minute: the write limits are raised out of their reach (every write
     // is still counted, none refused) until the end of the run.
-    restoreLimits = await raiseWriteLimits(root);
+    restoreLimits = await raiseLimits(root);
     const recount = await step('select private.recount_counters()', () => timeRecount(root, s.recountCapSeconds));
     info(`recount_counters: ${recount}`);
     const fixtures = await findFixtures(root, authenticator, reader);

@@ -1,0 +1,139 @@
+-- Request limits: how many requests one account, and one client address, may send the facade in a window
+-- (docs/PRODUCT.md, "Request limits"), reads included. The counts live here, in the primary, so every facade
+-- instance (hosted functions run many isolates) counts into the same rows. The numbers live in
+-- private.request_limits: an operator changes one with an UPDATE in Studio, no migration.
+--
+-- The facade takes a request's quota in a transaction of its own at the head of the request's first round
+-- trip to the primary (an anonymous read served by a replica sends it alongside), so a request that then
+-- fails still counts, and the check adds no round trip. PostgREST runs a GET in a read-only transaction, where
+-- nothing can be counted: supabase-js reads are not limited here (their writes meet the write limits); the
+-- hosted platform's gateway is where they would be (docs/PRODUCT.md says so).
+--
+-- Counting: one row per key ('account:<id>', 'address:<ip>') and window, on a fixed grid like the write
+-- limits'. The table is unlogged: counts are not worth a WAL record per read, are not replicated, and a crash
+-- that empties them only forgives the current window.
+
+create table private.request_limits (
+  scope text primary key check (scope in ('account', 'address')),
+  max_requests integer not null check (max_requests > 0),
+  window_length interval not null check (window_length between interval '1 minute' and interval '1 day'),
+  why text not null default ''
+);
+alter table private.request_limits enable row level security;
+comment on table private.request_limits is
+  'How many facade requests one signed-in account, and one client address, may send per window. Edit to change a limit.';
+comment on column private.request_limits.scope is 'account (a signed-in caller, whatever its address) or address (every caller from one IP address).';
+comment on column private.request_limits.max_requests is 'The most requests in one window.';
+comment on column private.request_limits.window_length is 'The window''s length; windows start on a fixed grid.';
+comment on column private.request_limits.why is 'Why this number: for the next operator.';
+
+insert into private.request_limits (scope, max_requests, window_length, why) values
+  ('account', 1500, '5 minutes', 'Five a second for five minutes: a reader scrolling fast, never a scraper. Mastodon allows 1,500 per 5 minutes per account.'),
+  ('address', 3000, '5 minutes', 'Many people share an address (a campus, a mobile carrier): twice an account''s. Bluesky allows 3,000 per 5 minutes per address.');
+
+create unlogged table private.request_counts (
+  key text not null,
+  window_start timestamptz not null,
+  requests integer not null check (requests > 0),
+  primary key (key, window_start)
+);
+alter table private.request_counts enable row level security;
+create index request_counts_window_idx on private.request_counts (window_start);
+comment on table private.request_counts is 'Facade requests per account or address and window (unlogged: lost on a crash, which forgives a window).';
+comment on column private.request_counts.key is 'account:<user id> or address:<IP address>.';
+comment on column private.request_counts.window_start is 'When the window began (on a grid from 2000-01-01 UTC).';
+comment on column private.request_counts.requests is 'Requests counted in the window (a refused one is not).';
+
+revoke all on private.request_limits, private.request_counts from anon, authenticated;
+
+-- Counts one request of `p_key` under the limit of `p_scope`: answers what is left as {limit, remaining,
+-- reset}, or raises 429 too_many_requests with the same JSON in DETAIL. A key whose window is new clears
+-- the windows that ended, a few hundred rows at a time, so the table holds about one window of keys.
+create function private.count_request(p_scope text, p_key text)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit private.request_limits;
+  v_start timestamptz;
+  v_requests integer;
+  v_quota jsonb;
+begin
+  select * into v_limit from private.request_limits l where l.scope = p_scope;
+  if not found then
+    return null; -- an operator removed the limit
+  end if;
+  v_start := private.write_window_start(v_limit.window_length);
+  insert into private.request_counts as r (key, window_start, requests) values (p_key, v_start, 1)
+  on conflict (key, window_start) do update set requests = r.requests + 1
+  returning r.requests into v_requests;
+  v_quota := jsonb_build_object('limit', v_limit.max_requests, 'remaining', greatest(0, v_limit.max_requests - v_requests),
+    'reset', greatest(1, ceil(extract(epoch from v_start + v_limit.window_length - now()))::integer));
+  if v_requests > v_limit.max_requests then
+    raise exception using errcode = 'PT429', hint = 'too_many_requests', detail = v_quota::text,
+      message = format('Too many requests: at most %s per %s from one %s; try again in %s', v_limit.max_requests,
+        private.describe_interval(v_limit.window_length), p_scope,
+        private.describe_interval(make_interval(secs => (v_quota ->> 'reset')::integer)));
+  end if;
+  if v_requests = 1 then
+    delete from private.request_counts r
+    where r.ctid = any (array(select o.ctid from private.request_counts o where o.window_start < v_start limit 500));
+  end if;
+  return v_quota;
+end;
+$$;
+revoke execute on function private.count_request(text, text) from public;
+comment on function private.count_request(text, text) is
+  'Counts a request of an account or address key, or raises 429 too_many_requests past the limit of its scope.';
+
+-- A facade request: counted for the signed-in account (none: anonymous) and for the client's address (none:
+-- unknown), the tighter of the two answered. Admins and trusted accounts (moderation.trust_writer) are not
+-- limited by account; their address still is. Only the facade's login role may call it: it names the account
+-- from a token it verified, before taking the caller's role.
+create function private.take_request_quota(p_account uuid, p_address inet)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_account jsonb;
+  v_address jsonb;
+begin
+  if p_account is not null
+     and not exists (select 1 from private.admins a where a.user_id = p_account)
+     and not exists (select 1 from private.trusted_writers t where t.user_id = p_account) then
+    v_account := private.count_request('account', 'account:' || p_account::text);
+  end if;
+  if p_address is not null then
+    v_address := private.count_request('address', 'address:' || host(p_address));
+  end if;
+  return case when v_address is null or (v_account ->> 'remaining')::integer < (v_address ->> 'remaining')::integer
+    then v_account else v_address end;
+end;
+$$;
+revoke execute on function private.take_request_quota(uuid, inet) from public;
+grant usage on schema private to authenticator;
+grant execute on function private.take_request_quota(uuid, inet) to authenticator;
+comment on function private.take_request_quota(uuid, inet) is
+  'Counts a facade request for its account and its client address, or raises 429 too_many_requests (the facade calls it).';
+
+-- Studio: who sends the most requests now -----------------------------------------------------------------
+
+create view moderation.request_counts as
+select r.key, r.window_start, r.window_start + l.window_length as window_end, r.requests, l.max_requests,
+  r.requests >= l.max_requests as limited
+from private.request_counts r
+  join private.request_limits l on l.scope = split_part(r.key, ':', 1)
+order by r.requests desc;
+comment on view moderation.request_counts is 'Facade requests per account and address in the current windows, the busiest first.';
+comment on column moderation.request_counts.key is 'account:<user id> or address:<IP address>.';
+comment on column moderation.request_counts.window_start is 'When the window began.';
+comment on column moderation.request_counts.window_end is 'When it ends.';
+comment on column moderation.request_counts.requests is 'Requests counted so far.';
+comment on column moderation.request_counts.max_requests is 'The limit of its scope (private.request_limits).';
+comment on column moderation.request_counts.limited is 'Whether further requests in the window are refused.';

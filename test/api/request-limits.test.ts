@@ -1,0 +1,100 @@
+// Request limits through the facade (supabase/schemas/26_request_limits.sql): every request that reaches the
+// database counts, reads and failures included, for its account and for its client's address, in the database, so every facade instance
+// counts into one number; past the limit, 429 too_many_requests with headers a browser can read. The suite runs
+// with the limits raised out of its reach (test/request-limits.setup.ts): each test here arranges its own count
+// so that the next request meets the limit, whatever the limit is.
+import { describe, expect, it } from 'vitest';
+import { type Account, createAccount, createLoadWriter, makeAdmin } from '../helpers/accounts.ts';
+import { anon, as, asRoot, errorOf } from '../helpers/db.ts';
+import { api, apiFrom } from '../helpers/http.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+
+/** Sets the current window's count of `key` so that `left` more requests are allowed. */
+async function leave(key: string, left: number): Promise<void> {
+  const scope = key.split(':')[0];
+  await asRoot`
+    insert into private.request_counts (key, window_start, requests)
+    select ${key}, private.write_window_start(l.window_length), l.max_requests - ${left}
+    from private.request_limits l where l.scope = ${scope}
+    on conflict (key, window_start) do update set requests = excluded.requests`;
+}
+
+async function counted(key: string): Promise<number> {
+  const [row] = await asRoot`
+    select coalesce(sum(r.requests), 0)::int as n from private.request_counts r
+    join private.request_limits l on l.scope = split_part(r.key, ':', 1)
+    where r.key = ${key} and r.window_start = private.write_window_start(l.window_length)`;
+  return row.n;
+}
+
+const profile = (account: Account) => api('GET', `/${account.username}`, { token: account.accessToken });
+
+describe.skipIf(!authIsRunning)('request limits', () => {
+  it('an account at its limit is refused with 429 too_many_requests, Retry-After and RateLimit headers a browser can read', async () => {
+    const reader = await createAccount('reader');
+    await leave(`account:${reader.id}`, 1);
+    expect((await profile(reader)).status).toBe(200);
+    const refused = await api('GET', `/${reader.username}`, { token: reader.accessToken, headers: { Origin: 'https://app.example' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('too_many_requests');
+    expect(refused.body.error.message).toMatch(/^Too many requests: at most \d+ per 5 minutes from one account; try again in/);
+    const retryAfter = Number(refused.headers.get('Retry-After'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(300);
+    expect(refused.headers.get('RateLimit-Remaining')).toBe('0');
+    expect(refused.headers.get('RateLimit-Reset')).toBe(String(retryAfter));
+    const exposed = (refused.headers.get('Access-Control-Expose-Headers') ?? '').split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    // Writes are refused alike; another account is not.
+    expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: 'hello' } })).status).toBe(429);
+    const other = await createAccount('other');
+    expect((await profile(other)).status).toBe(200);
+  });
+
+  it('counts every request that reaches the database once, reads, writes and failures alike; bad input refused before is not', async () => {
+    const reader = await createAccount('counted');
+    const key = `account:${reader.id}`;
+    const before = await counted(key);
+    await profile(reader);
+    await api('POST', '/post/create', { token: reader.accessToken, json: { body: 'counted' } });
+    expect((await api('GET', '/post/00000000-0000-4000-8000-000000000000', { token: reader.accessToken })).status).toBe(404);
+    expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: '' } })).status).toBe(400);
+    expect(await counted(key) - before).toBe(3);
+  });
+
+  it('8 parallel requests of an account with 3 left: exactly 3 pass', async () => {
+    const reader = await createAccount('parallel');
+    await leave(`account:${reader.id}`, 3);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => profile(reader)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+  });
+
+  it('an address at its limit is refused, signed in or not; another address is not', async () => {
+    const [crowded, quiet] = ['127.0.0.201', '127.0.0.202'];
+    const someone = await createAccount('someone');
+    await leave(`address:${crowded}`, 1);
+    expect((await apiFrom(crowded, 'GET', `/${someone.username}`)).status).toBe(200);
+    const refused = await apiFrom(crowded, 'GET', `/${someone.username}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/from one address/);
+    expect((await apiFrom(quiet, 'GET', `/${someone.username}`)).status).toBe(200);
+    expect(await counted(`address:${quiet}`)).toBe(1);
+  });
+
+  it('admins and trusted accounts are not limited by account', async () => {
+    const [admin, trusted] = await Promise.all([createAccount('admin'), createLoadWriter('trusted')]);
+    await makeAdmin(admin);
+    for (const account of [admin, trusted]) {
+      await leave(`account:${account.id}`, 0);
+      expect((await profile(account)).status).toBe(200);
+    }
+  });
+
+  it('only the facade may count: the API roles cannot call the quota', async () => {
+    const reader = await createAccount('direct');
+    for (const actor of [anon, reader]) {
+      expect((await errorOf(as(actor, (tx) => tx`select private.take_request_quota(${reader.id}, '10.0.0.1')`))).code).toBe('42501');
+    }
+  });
+});

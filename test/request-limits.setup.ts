@@ -1,0 +1,23 @@
+// Vitest's global setup for the suite and the fault suite: every request of a run comes from this machine, one
+// address through the gateway, and the loads read as a few accounts, so for the run the request limits
+// (supabase/schemas/26_request_limits.sql) are raised out of reach and put back after. The limits themselves are
+// tested with counts arranged for accounts and addresses of their own (test/api/request-limits.test.ts).
+import postgres from 'postgres';
+
+const dbUrl = process.env.STACK_DB_URL;
+let restore: (() => Promise<void>) | undefined;
+
+export async function setup(): Promise<void> {
+  if (!dbUrl) return;
+  const root = postgres(dbUrl, { max: 1, onnotice: () => {} });
+  const limits = await root`select scope, max_requests from private.request_limits`;
+  await root`update private.request_limits set max_requests = 2000000000`;
+  restore = async () => {
+    for (const l of limits) await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
+    await root.end();
+  };
+}
+
+export async function teardown(): Promise<void> {
+  await restore?.();
+}
