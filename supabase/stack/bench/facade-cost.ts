@@ -1,11 +1,13 @@
 // The facade's own share of a request: each read through the gateway (wrk) beside pgbench sending the very
-// text the facade sends for it, as one message (the role's settings, role and claims, the session check and
-// the statement, joined with pgbench's `\;`), at 8 and 64 connections. The text comes from the facade's own
-// code (functions/api/lib/db.ts `identity`), with the role settings read as the facade reads them. Then the
+// text the facade sends for it, as one message (the request quota, the role's settings, role and claims, the
+// session check and the statement, joined with pgbench's `\;`), at 8 and 64 connections, and the same text
+// without the request quota (what the request limits cost a read). The text comes from the facade's own code
+// (functions/api/lib/db.ts `identity`, lib/request-quota.ts), with the role settings read as the facade reads them. Then the
 // same reads straight to the function's port (no gateway hop) and a request that reaches no database (the
 // token check and routing alone), which tell where the rest of a request's time goes.
 import type postgres from 'postgres';
 import { type Database, identity } from '../../../functions/api/lib/db.ts';
+import { takeQuota } from '../../../functions/api/lib/request-quota.ts';
 import { createRoleSettings } from '../../../functions/api/lib/role-settings.ts';
 import type { Driver } from './drivers.ts';
 import type { Endpoint } from './endpoints.ts';
@@ -21,6 +23,8 @@ export interface FacadeCostRow {
   facade: Load;
   straight: Load;
   sql: Load;
+  /** The same text without the request quota. */
+  sqlWithoutQuota: Load;
 }
 
 export interface FacadeCostResult {
@@ -43,17 +47,22 @@ export interface FacadeCostContext {
   seconds: number;
 }
 
-/** The facade's text for `statement` (as routes/ build it: `select public.fn(...) as result`) as the reader. */
-async function facadeText(c: FacadeCostContext, statement: string): Promise<string> {
+/**
+ * The facade's text for `statement` (as routes/ build it: `select public.fn(...) as result`) as the reader
+ * through the gateway, with and without the request quota the facade takes first.
+ */
+async function facadeTexts(c: FacadeCostContext, statement: string): Promise<{ withQuota: string; withoutQuota: string }> {
   const db = { roleSettings: createRoleSettings(c.authenticator), replicas: { configured: false } } as unknown as Database;
-  const caller = { role: 'authenticated' as const, claims: c.reader.identity.claims };
-  const preamble = await identity(db, caller as Parameters<typeof identity>[1], { checkSession: true, countWrite: false });
-  return `${preamble.text} ${statement} as result`;
+  const claims = c.reader.identity.claims;
+  const caller = { role: 'authenticated', userId: String(claims.sub), sessionId: String(claims.session_id), claims } as Parameters<typeof identity>[1];
+  const preamble = await identity(db, caller, { checkSession: true, countWrite: false });
+  const withoutQuota = `${preamble.text} ${statement} as result`;
+  return { withQuota: `${takeQuota({ address: '127.0.0.1', taken: false }, caller).text} ${withoutQuota}`, withoutQuota };
 }
 
 /** pgbench's script: the whole text as one command, its statements joined by `\;` (one simple-query message). */
 function oneMessage(text: string): string {
-  return text.replace(/;\s*(?=select )/g, '\\; ');
+  return text.replace(/;\s*(?=(?:select|commit)\b)/g, '\\; ');
 }
 
 export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[]): Promise<FacadeCostResult> {
@@ -61,18 +70,18 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
   let sample = '';
   const http = (url: string, connections: number, errorsAreAnswers = false) =>
     runWrk({ url, method: 'GET', tokens: [c.reader.accessToken], connections, seconds: c.seconds, errorsAreAnswers }, c.scratch);
+  const pgbench = (text: string, connections: number) =>
+    runPgbench({ url: c.authenticatorUrl, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true }, c.pgbench, c.scratch);
   for (const read of reads) {
-    const text = oneMessage(await facadeText(c, read.sql));
-    sample ||= text;
+    const texts = await facadeTexts(c, read.sql);
+    const [withQuota, withoutQuota] = [oneMessage(texts.withQuota), oneMessage(texts.withoutQuota)];
+    sample ||= withQuota;
     for (const connections of facadeConnections) {
       const facade = await http(`${c.functionsUrl}/api${read.path}`, connections);
       const straight = await http(`${c.functionsDirectUrl}/api${read.path}`, connections);
-      const sql = await runPgbench(
-        { url: c.authenticatorUrl, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true },
-        c.pgbench,
-        c.scratch,
-      );
-      rows.push({ name: read.name, connections, facade, straight, sql });
+      const sql = await pgbench(withQuota, connections);
+      const sqlWithoutQuota = await pgbench(withoutQuota, connections);
+      rows.push({ name: read.name, connections, facade, straight, sql, sqlWithoutQuota });
     }
   }
   const noDatabase = [];
