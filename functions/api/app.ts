@@ -18,11 +18,14 @@ import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
 import { comments } from './routes/comments.ts';
 import { docs, openApiRoute } from './routes/docs.ts';
+import { accountExport } from './routes/export.ts';
 import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
+import { mfa } from './routes/mfa.ts';
 import { notifications } from './routes/notifications.ts';
 import { posts } from './routes/posts.ts';
 import { search } from './routes/search.ts';
+import { sessions } from './routes/sessions.ts';
 import { users } from './routes/users.ts';
 
 const maxBodyBytes = 64 * 1024;
@@ -92,6 +95,9 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', health);
   app.route('/', auth);
   app.route('/', account);
+  app.route('/', sessions);
+  app.route('/', mfa);
+  app.route('/', accountExport);
   app.route('/', posts);
   app.route('/', comments);
   app.route('/', admin);

@@ -181,6 +181,32 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"mutes": {
+                  Row: {
+                    "created_at": string,"expires_at": string | null,"muted_id": string,"muter_id": string,"notifications_only": boolean
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "created_at"?: string,"expires_at"?: string | null,"muted_id": string,"muter_id"?: string,"notifications_only"?: boolean
+                  }
+                  Update: {
+                    "created_at"?: string,"expires_at"?: string | null,"muted_id"?: string,"muter_id"?: string,"notifications_only"?: boolean
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "mutes_muted_id_fkey"
+      columns: ["muted_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "mutes_muter_id_fkey"
+      columns: ["muter_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"notifications": {
                   Row: {
                     "actor_id": string,"comment_id": string | null,"created_at": string,"id": string,"kind": Database["public"]['Enums']["notification_kind"],"post_id": string | null,"read_at": string | null,"recipient_id": string
@@ -412,6 +438,12 @@ isOneToOne: false
 "edit_post":
 { Args: { "p_changes": Json,"p_post_id": string }; Returns: Json
                            },
+"end_other_sessions":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"end_session":
+{ Args: { "p_session_id": string }; Returns: Json
+                           },
 "feed":
 { Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number }; Returns: Json
                            },
@@ -443,6 +475,15 @@ isOneToOne: false
 { Args: { "p_like"?: boolean,"p_post_id": string }; Returns: Json
                            },
 "me":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"mute":
+{ Args: { "p_duration"?: number,"p_mute"?: boolean,"p_notifications_only"?: boolean,"p_username": string }; Returns: Json
+                           },
+"mutes":
+{ Args: { "p_cursor"?: string,"p_limit"?: number }; Returns: Json
+                           },
+"my_sessions":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "notifications":

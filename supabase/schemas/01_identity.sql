@@ -90,6 +90,29 @@ revoke execute on function private.require_uid() from public;
 grant execute on function private.require_uid() to anon, authenticated, service_role;
 comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none.';
 
+-- Acts that could lock a person out of their account, and every admin act, need proof of the second factor once
+-- the account has one: a session whose token says aal2 (Supabase Auth's MFA verify step; docs/PRODUCT.md,
+-- "Two-factor").
+-- Security definer: auth.mfa_factors is Auth's, not the caller's to read.
+create function private.require_aal2()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if (auth.jwt() ->> 'aal') is distinct from 'aal2'
+     and exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified') then
+    perform private.fail(403, 'aal2_required',
+      'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
+  end if;
+end;
+$$;
+revoke execute on function private.require_aal2() from public;
+grant execute on function private.require_aal2() to authenticated, service_role;
+comment on function private.require_aal2() is 'Raises 403 aal2_required when the caller has a verified second factor and the session has not proved it.';
+
 create function private.require_admin()
 returns uuid
 language plpgsql
@@ -103,12 +126,13 @@ begin
     -- Admin paths exist for everyone to see, so this 403 leaks nothing.
     perform private.fail(403, 'admin_only', 'Only admins may do this');
   end if;
+  perform private.require_aal2();
   return v_uid;
 end;
 $$;
 revoke execute on function private.require_admin() from public;
 grant execute on function private.require_admin() to authenticated, service_role;
-comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller and 403 unless they are an admin.';
+comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller, 403 unless they are an admin, and 403 aal2_required for an admin with a second factor this session has not proved.';
 
 -- Keyset pagination: an opaque cursor naming the last row of a page by its sort key and id. Lists in time
 -- order ask for the rows below it, `(time, id) < (at, id)`, a condition their index serves (also in a

@@ -321,32 +321,45 @@ revoke execute on function public.block(text, boolean) from public;
 grant execute on function public.block(text, boolean) to authenticated, service_role;
 comment on function public.block(text, boolean) is 'Block or unblock; p_block null toggles. Blocking ends follows and close-friend entries both ways.';
 
-create function private.blocks_page(p_cursor text, p_limit integer)
-returns jsonb
+-- The accounts the caller blocked, with their cards, read as the definer: RLS hides them from the caller. A
+-- banned account is invisible to everyone but admins, even here. Blocks are few (a write limit caps them).
+create function private.my_blocks()
+returns table (blocked_id uuid, card jsonb, since timestamptz)
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+begin
+  return query
+    select b.blocked_id, a.card, b.created_at from public.blocks b
+    join public.profiles p on p.id = b.blocked_id
+    join private.cards a on a.id = b.blocked_id
+    where b.blocker_id = private.uid() and p.banned_at is null;
+end;
+$$;
+revoke execute on function private.my_blocks() from public;
+grant execute on function private.my_blocks() to authenticated, service_role;
+comment on function private.my_blocks() is 'The accounts the caller blocked (banned ones left out), with their cards.';
+
+create function private.blocks_page(p_cursor text, p_limit integer)
+returns jsonb
+language plpgsql
+stable
+set search_path = ''
+as $$
 declare
-  v_me uuid := private.uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_rows jsonb;
 begin
-  select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.blocked_id,
-           'item', x.card || jsonb_build_object('since', x.created_at))
-         order by x.created_at desc, x.blocked_id desc), '[]'::jsonb)
+  select coalesce(jsonb_agg(jsonb_build_object('at', x.since, 'id', x.blocked_id, 'item', x.card || jsonb_build_object('since', x.since))
+         order by x.since desc, x.blocked_id desc), '[]'::jsonb)
   into v_rows
   from (
-    -- Read as the definer: the cards of accounts the caller blocked, which RLS hides from them.
-    select b.created_at, b.blocked_id, a.card from public.blocks b
-    join public.profiles p on p.id = b.blocked_id
-    join private.cards a on a.id = b.blocked_id
-    where b.blocker_id = v_me
-      and p.banned_at is null -- a banned account is invisible to everyone but admins, even in this list
-      and (b.created_at, b.blocked_id) < (v_after.at, v_after.id)
-    order by b.created_at desc, b.blocked_id desc
+    select b.since, b.blocked_id, b.card from private.my_blocks() b
+    where (b.since, b.blocked_id) < (v_after.at, v_after.id)
+    order by b.since desc, b.blocked_id desc
     limit v_limit + 1
   ) x;
   return private.to_page(v_rows, v_limit);

@@ -1,4 +1,4 @@
--- API: the home feed, the posts of the accounts the caller follows and the caller's own, newest first.
+-- API: the home feed, the posts of the accounts the caller follows (but mutes not) and the caller's own, newest first.
 -- Which of them the caller may see is the posts policy's answer, as everywhere.
 --
 -- The plan. The authors are known before the query (the caller's follows, computed once), and
@@ -26,7 +26,8 @@ declare
   v_me uuid := private.require_uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
-  v_authors uuid[] := array(select private.accounts_i_follow()) || v_me;
+  -- Muted accounts' posts leave the feed (28_mutes.sql), whoever else sees them.
+  v_authors uuid[] := array(select private.accounts_i_follow() except select private.accounts_i_mute()) || v_me;
   v_walk boolean := cardinality(v_authors) > 100;
   v_rows jsonb;
 begin

@@ -94,7 +94,8 @@ begin
                     where a.id = p_actor and a.confirmed_at is not null and a.banned_at is null)
      or exists (select 1 from public.blocks b
                 where (b.blocker_id = p_recipient and b.blocked_id = p_actor)
-                   or (b.blocker_id = p_actor and b.blocked_id = p_recipient)) then
+                   or (b.blocker_id = p_actor and b.blocked_id = p_recipient))
+     or private.mutes_now(p_recipient, p_actor) then
     return;
   end if;
   insert into public.notifications (recipient_id, actor_id, kind, post_id, comment_id, read_at)
@@ -104,7 +105,7 @@ end;
 $$;
 revoke execute on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid, boolean) from public;
 comment on function private.notify(uuid, uuid, public.notification_kind, uuid, uuid, boolean) is
-  'Notifies p_recipient of p_actor''s act, unless it is their own, across a block, by a banned or unconfirmed account, or already notified; p_seen: marked read already.';
+  'Notifies p_recipient of p_actor''s act, unless it is their own, across a block, muted by the recipient, by a banned or unconfirmed account, or already notified; p_seen: marked read already.';
 
 create function private.notify_follow()
 returns trigger

@@ -198,7 +198,8 @@ grant execute on function private.visible_post_matches(text) to anon, authentica
 comment on function private.visible_post_matches(text) is
   'Ids and ranks of the 1,000 newest posts the caller may see whose body holds every word of the text.';
 
--- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them. The matches
+-- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them, less those of
+-- accounts the caller mutes (28_mutes.sql; a muted account itself is still found). The matches
 -- of the one type asked for (the other branch of each union is dropped at once), read back through its item
 -- view, in rank order until the page is full.
 create function public.search(p_q text, p_type text, p_cursor text default null, p_limit integer default null)
@@ -211,6 +212,7 @@ declare
   v_q text := private.search_text(p_q);
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_rank_cursor(p_cursor);
+  v_muted uuid[] := array(select private.accounts_i_mute());
   v_rows jsonb;
 begin
   if p_type is distinct from 'users' and p_type is distinct from 'posts' then
@@ -229,7 +231,8 @@ begin
           order by m.rank desc, m.id desc offset 0) m
     cross join lateral (select u.item from private.profile_items u where p_type = 'users' and u.id = m.id
                         union all
-                        select p.item from private.post_items p where p_type = 'posts' and p.id = m.id) i
+                        select p.item from private.post_items p
+                        where p_type = 'posts' and p.id = m.id and p.author_id <> all (v_muted)) i
     order by m.rank desc, m.id desc
     limit v_limit + 1
   ) x;

@@ -48,6 +48,17 @@ function google(auth: Toml, externalUrl: string): Record<string, string> {
   };
 }
 
+/** Multi-factor authentication (`[auth.mfa]`, `[auth.mfa.totp]`), as the CLI maps it. */
+function mfa(auth: Toml): Record<string, string> {
+  const mfa = auth.mfa ?? {};
+  const totp = mfa.totp ?? {};
+  return {
+    GOTRUE_MFA_MAX_ENROLLED_FACTORS: String(mfa.max_enrolled_factors ?? 10),
+    GOTRUE_MFA_TOTP_ENROLL_ENABLED: flag(totp.enroll_enabled ?? true),
+    GOTRUE_MFA_TOTP_VERIFY_ENABLED: flag(totp.verify_enabled ?? true),
+  };
+}
+
 /** Auth's hooks (`[auth.hook.<name>]`), as GOTRUE_HOOK_<NAME>_ENABLED / _URI / _SECRETS. */
 function hooks(auth: Toml): Record<string, string> {
   const env: Record<string, string> = {};
@@ -117,6 +128,7 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_RATE_LIMIT_HEADER: 'X-Forwarded-For',
     GOTRUE_SECURITY_SB_FORWARDED_FOR_ENABLED: 'true',
     ...google(auth, input.externalUrl),
+    ...mfa(auth),
     ...hooks(auth),
 
     GOTRUE_LOG_LEVEL: 'info',

@@ -30,6 +30,7 @@ describe.skipIf(!authIsRunning)('what supabase-js can reach', () => {
       comment_mentions: 'anon select, select',
       comments: 'anon select, select, insert, delete',
       follows: 'anon select, select, insert, update, delete',
+      mutes: 'select, insert, update, delete',
       notifications: 'select, update',
       post_likes: 'anon select, select, insert, delete',
       post_mentions: 'anon select, select',

@@ -284,6 +284,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where you are signed in
+         * @description Your sessions, the most recently used first (at most 100): when each was made and last used, the client and address, and which one this request comes from. Nobody else sees them.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Signs that device out: its access and refresh tokens are refused from the next request on. Ending this request's own session signs you out. Another account's session is a 404, as one that does not exist. With a second factor, ending another session needs an aal2 session.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/sessions/end_others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere else
+         * @description Ends every session of yours but the one this request comes from; answers how many ended. With a second factor, this needs an aal2 session.
+         */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your second factors
+         * @description Your TOTP factors (verified, or enrolled and awaiting their first code), and the assurance level of this session.
+         */
+        get: operations["listFactors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mfa/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an authenticator app
+         * @description Enrolls a TOTP factor: answers its secret, as an otpauth:// URI and as a QR code (SVG) to scan. It counts once its first code is verified (POST /user/mfa/{factorId}/verify); an unverified one expires.
+         */
+        post: operations["enrollTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mfa/{factorId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a code: the factor counts, and the session steps up to aal2
+         * @description Checks the current code of the authenticator app. The first one verifies a new factor; each steps this session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor.
+         */
+        post: operations["verifyFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mfa/{factorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a second factor
+         * @description Removes a factor; a verified one only from an aal2 session (Auth refuses otherwise), so a stolen password alone cannot turn the second factor off.
+         */
+        delete: operations["removeFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything your account owns, as one JSON archive
+         * @description Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/post/create": {
         parameters: {
             query?: never;
@@ -916,6 +1076,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mutes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accounts you mute, newest first
+         * @description The accounts you mute now, newest first, with the kind of mute and when it ends (banned accounts are left out). Nobody else sees this list.
+         */
+        get: operations["listMutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/date": {
         parameters: {
             query?: never;
@@ -1076,6 +1256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{username}/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mute or unmute: toggles, or {"mute": true|false, "notifications_only": bool, "duration": seconds}
+         * @description Mutes or unmutes an account: toggles, or takes the wanted state. A muted account's posts leave your feed and your post search, and its acts stop notifying you (with notifications_only, only the latter); its profile and posts stay reachable. It is never told. A mute ends after duration seconds if given, or when either of you blocks the other.
+         */
+        post: operations["muteUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{username}/report": {
         parameters: {
             query?: never;
@@ -1183,6 +1383,16 @@ export interface components {
                 email: string | null;
             };
             profile: components["schemas"]["Profile"];
+            mfa: {
+                /**
+                 * @description aal2: this session proved a second factor
+                 * @enum {string}
+                 */
+                aal: "aal1" | "aal2";
+                /** @description The account has a second factor this session has not proved: changing the password or e-mail, deleting the account, ending other sessions and admin acts answer 403 aal2_required until a code is verified with POST /user/mfa/{factorId}/verify */
+                step_up_required: boolean;
+                factors: components["schemas"]["MfaFactorSummary"][];
+            };
         };
         Profile: {
             /** Format: uuid */
@@ -1213,6 +1423,13 @@ export interface components {
                 close_friend: boolean;
             } | null;
         };
+        MfaFactorSummary: {
+            /** Format: uuid */
+            id: string;
+            friendly_name: string | null;
+            /** @enum {string} */
+            factor_type: "totp" | "phone" | "webauthn";
+        };
         Message: {
             message: string;
         };
@@ -1227,6 +1444,220 @@ export interface components {
         AccountEdited: {
             profile: components["schemas"]["Profile"];
             email_change_pending: boolean;
+        };
+        DeviceSession: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When you signed in
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its tokens were last refreshed
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            last_used_at: string;
+            /**
+             * @description The client that signed in, as it named itself
+             * @example DayKeeper/2.1 (iPhone; iOS 19.1)
+             */
+            user_agent: string | null;
+            /**
+             * @description The address it signed in or last refreshed from
+             * @example 203.0.113.7
+             */
+            ip: string | null;
+            /**
+             * @description aal2: stepped up with a second factor
+             * @enum {string|null}
+             */
+            aal: "aal1" | "aal2" | null;
+            /** @description The session of the token this request was made with */
+            current: boolean;
+        };
+        EndedSessions: {
+            /** @example 1 */
+            ended: number;
+        };
+        MfaFactor: components["schemas"]["MfaFactorSummary"] & {
+            /** @enum {string} */
+            status: "verified" | "unverified";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            created_at: string;
+        };
+        Archive: {
+            /** @enum {string} */
+            format: "daykeeper-archive/1";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            exported_at: string;
+            profile: components["schemas"]["Profile"] & {
+                email: string | null;
+            };
+            posts: {
+                /** Format: uuid */
+                id: string;
+                author: components["schemas"]["Author"];
+                body: string;
+                media: string[];
+                emotion: number | null;
+                /** @enum {string} */
+                privacy: "public" | "close_friends" | "private";
+                /**
+                 * Format: date
+                 * @example 2026-11-22
+                 */
+                day: string;
+                likes_count: number;
+                comments_count: number;
+                banned: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                edited_at: string | null;
+                /** @description The accounts the text mentions (@username) that you may see */
+                mentions: components["schemas"]["Author"][];
+            }[];
+            comments: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                post_id: string;
+                /** Format: uuid */
+                parent_id: string | null;
+                author: components["schemas"]["Author"];
+                body: string;
+                likes_count: number;
+                replies_count: number;
+                /** @description The accounts the text mentions (@username) that you may see */
+                mentions: components["schemas"]["Author"][];
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                created_at: string;
+            }[];
+            likes: {
+                /** Format: uuid */
+                post_id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                liked_at: string;
+            }[];
+            comment_likes: {
+                /** Format: uuid */
+                comment_id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                liked_at: string;
+            }[];
+            /** @description Pending: a follow request you made */
+            following: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                since: string;
+                /** @enum {string} */
+                status: "accepted" | "pending";
+            })[];
+            /** @description Pending: a request made to you */
+            followers: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                since: string;
+                /** @enum {string} */
+                status: "accepted" | "pending";
+            })[];
+            close_friends: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                since: string;
+            })[];
+            blocks: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                since: string;
+            })[];
+            mutes: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                since: string;
+                notifications_only: boolean;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                expires_at: string | null;
+            })[];
+            reports: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                target_type: "user" | "post" | "comment";
+                /** Format: uuid */
+                target_user_id: string | null;
+                /** Format: uuid */
+                target_post_id: string | null;
+                /** Format: uuid */
+                target_comment_id: string | null;
+                reason: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                created_at: string;
+            }[];
+            notifications: ({
+                /** Format: uuid */
+                id: string;
+                kind: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
+                read_at: string | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        Author: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            display_name: string;
+            avatar_url: string | null;
         };
         Post: {
             /** Format: uuid */
@@ -1261,13 +1692,6 @@ export interface components {
                 liked: boolean;
                 is_author: boolean;
             } | null;
-        };
-        Author: {
-            /** Format: uuid */
-            id: string;
-            username: string;
-            display_name: string;
-            avatar_url: string | null;
         };
         Deleted: {
             /** @enum {boolean} */
@@ -1463,10 +1887,53 @@ export interface components {
             })[];
             next_cursor: string | null;
         };
+        MutePage: {
+            items: components["schemas"]["MutedAccount"][];
+            next_cursor: string | null;
+        };
+        MutedAccount: components["schemas"]["Author"] & {
+            notifications_only: boolean;
+            /**
+             * Format: date-time
+             * @description When the mute ends by itself; null: until you unmute
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            since: string;
+        };
         FollowState: {
             /** @enum {string} */
             state: "following" | "requested" | "none";
             user: components["schemas"]["Profile"];
+        };
+        MuteState: {
+            muted: boolean;
+            notifications_only: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            expires_at: string | null;
+            user: {
+                /** Format: uuid */
+                id: string;
+                username: string;
+            };
+        };
+        MuteRequest: {
+            /** @description The state you want; omit to toggle */
+            mute?: boolean;
+            /** @description Mute only its notifications; its posts stay in your feed and search */
+            notifications_only?: boolean;
+            /**
+             * @description Seconds until the mute ends by itself (60 to a year); omit to mute until you unmute
+             * @example 86400
+             */
+            duration?: number;
         };
         Calendar: {
             user: components["schemas"]["Author"];
@@ -2713,6 +3180,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Changing the e-mail or password of an account with a second factor needs an aal2 session (aal2_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body did not arrive within 10 s */
             408: {
                 headers: {
@@ -2830,6 +3306,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An account with a second factor is deleted from an aal2 session only (aal2_required) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body did not arrive within 10 s */
             408: {
                 headers: {
@@ -2913,6 +3398,719 @@ export interface operations {
                     "application/json": {
                         profile: components["schemas"]["Profile"];
                     };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["DeviceSession"][];
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs a session stepped up with your second factor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such session of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs a session stepped up with your second factor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your factors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        aal: "aal1" | "aal2";
+                        factors: components["schemas"]["MfaFactor"][];
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enrollTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example My phone */
+                    friendly_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Enrolled: verify a first code */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @example JBSWY3DPEHPK3PXP */
+                        secret: string;
+                        /** @example otpauth://totp/DayKeeper:jane%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=DayKeeper */
+                        uri: string;
+                        /** @description An SVG image, as a data: URI */
+                        qr_code: string;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body did not arrive within 10 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A factor with this name exists, or as many as allowed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                factorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 492039 */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A session at aal2 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description A wrong or expired code */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such factor of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body did not arrive within 10 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                factorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        deleted: true;
+                        /** Format: uuid */
+                        id: string;
+                    };
+                };
+            };
+            /** @description Malformed id */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Needs an aal2 session */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such factor of yours */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Archive"];
                 };
             };
             /** @description Not signed in */
@@ -6434,6 +7632,84 @@ export interface operations {
             };
         };
     };
+    listMutes: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Default 20, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of muted accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MutePage"];
+                };
+            };
+            /** @description Bad cursor or limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPostsOfDay: {
         parameters: {
             query: {
@@ -7173,6 +8449,122 @@ export interface operations {
                             username: string;
                         };
                     };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user, or not visible to you */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body did not arrive within 10 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    muteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MuteRequest"];
+            };
+        };
+        responses: {
+            /** @description The resulting state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MuteState"];
                 };
             };
             /** @description Invalid input */

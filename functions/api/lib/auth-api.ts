@@ -18,6 +18,24 @@ export interface AuthUser {
   email?: string;
   email_confirmed_at?: string | null;
   created_at?: string;
+  factors?: AuthFactor[];
+}
+
+/** A second factor as Auth records it (auth.mfa_factors): unverified until its first code is verified. */
+export interface AuthFactor {
+  id: string;
+  friendly_name?: string;
+  factor_type: string;
+  status: 'verified' | 'unverified';
+  created_at: string;
+}
+
+/** A TOTP factor just enrolled: the secret to load into an authenticator app, as a URI and a QR code. */
+export interface TotpEnrollment {
+  id: string;
+  type: 'totp';
+  friendly_name?: string;
+  totp: { qr_code: string; secret: string; uri: string };
 }
 
 /** An error Supabase Auth answered with: its HTTP status and its stable `code` (error_code). */
@@ -97,6 +115,13 @@ export function createAuthApi(env: Env) {
     getUser: (token: string) => call<AuthUser>('/user', { token }),
     updateUser: (token: string, changes: Record<string, unknown>, clientIp?: string) =>
       call<AuthUser>('/user', { method: 'PUT', body: changes, token, clientIp }),
+    /** Auth's MFA endpoints, as the user (supabase-js auth.mfa calls the same). */
+    enrollTotp: (token: string, friendlyName: string) =>
+      call<TotpEnrollment>('/factors', { body: { factor_type: 'totp', friendly_name: friendlyName }, token }),
+    challenge: (token: string, factorId: string) => call<{ id: string }>(`/factors/${factorId}/challenge`, { method: 'POST', body: {}, token }),
+    verifyFactor: (token: string, factorId: string, challengeId: string, code: string) =>
+      call<AuthSession>(`/factors/${factorId}/verify`, { body: { challenge_id: challengeId, code }, token }),
+    unenroll: (token: string, factorId: string) => call<unknown>(`/factors/${factorId}`, { method: 'DELETE', token }),
     deleteUser: (id: string) => call<unknown>(`/admin/users/${id}`, { method: 'DELETE', admin: true, body: {} }),
     authorizeUrl: (provider: string, redirectTo: string) =>
       `${base}/authorize?${new URLSearchParams({ provider, redirect_to: redirectTo })}`,

@@ -184,3 +184,33 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
     }
   });
 }
+
+/**
+ * A read-only transaction as the caller whose statements' rows `work` reads in batches (a cursor), for an
+ * answer too large to hold at once: only a batch is in memory at a time. On a connection of its own, at most
+ * the deadline long; rolled back at the end (it only reads).
+ */
+export function readInBatchesAs(
+  using: Using,
+  caller: Caller,
+  work: (read: (statement: SqlText, batch: number) => AsyncIterable<postgres.Row[]>) => Promise<void>,
+): Promise<void> {
+  return gated(using.db, using.signal, async () => {
+    const tx = await using.db.sql.reserve();
+    let lost = false;
+    try {
+      const preamble = await identity(using.db, caller, { checkSession: true, countWrite: false });
+      await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin read only; ${preamble.text}`);
+      await work((statement, batch) => tx.unsafe(statement.text).cursor(batch));
+    } catch (error) {
+      lost = lostConnection(error);
+      throw error;
+    } finally {
+      if (!lost) {
+        await tx.unsafe('rollback').catch(() => undefined);
+        tx.release();
+      }
+    }
+  });
+}
+

@@ -13,7 +13,10 @@ export async function ownProfile(deps: Deps, caller: Caller) {
 }
 
 export async function sessionReply(deps: Deps, session: AuthSession) {
-  const profile = await ownProfile(deps, await deps.verifyToken(session.access_token));
+  const caller = await deps.verifyToken(session.access_token);
+  const profile = await ownProfile(deps, caller);
+  const factors = (session.user.factors ?? []).filter((factor) => factor.status === 'verified');
+  const aal: 'aal1' | 'aal2' = caller.claims.aal === 'aal2' ? 'aal2' : 'aal1';
   return {
     session: {
       access_token: session.access_token,
@@ -24,5 +27,13 @@ export async function sessionReply(deps: Deps, session: AuthSession) {
     },
     user: { id: session.user.id, email: session.user.email ?? null },
     profile,
+    // An account with a second factor signs in at aal1: the answer says to step up (docs/PRODUCT.md, "Two-factor").
+    mfa: {
+      aal,
+      step_up_required: aal === 'aal1' && factors.length > 0,
+      factors: factors.map((factor) => ({
+        id: factor.id, friendly_name: factor.friendly_name ?? null, factor_type: factor.factor_type as 'totp' | 'phone' | 'webauthn',
+      })),
+    },
   };
 }

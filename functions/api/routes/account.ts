@@ -46,6 +46,7 @@ const editAccount = createRoute({
     200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
+    403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (aal2_required)'),
     409: errorResponse('Username taken'),
   },
 });
@@ -74,8 +75,17 @@ const deleteAccount = createRoute({
     200: json(MessageSchema, 'Deleted'),
     400: errorResponse('Wrong or expired code'),
     401: errorResponse('Not signed in'),
+    403: errorResponse('An account with a second factor is deleted from an aal2 session only (aal2_required)'),
   },
 });
+
+/**
+ * 403 aal2_required unless the caller's session proved the second factor the account has (the database's rule,
+ * private.require_aal2), checked before a code or a password is spent.
+ */
+async function requireSecondFactor(deps: Deps, caller: Caller): Promise<void> {
+  await queryAs(deps, caller, sql`select private.require_aal2()`);
+}
 
 /** Auth refused the new e-mail address (the profile edit was rolled back with it). */
 class AddressRefused extends Error {
@@ -121,6 +131,7 @@ export const account = createRouter()
     const changesCredentials = Object.keys(credentials).length > 0;
     if (changesCredentials) {
       if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
+      await requireSecondFactor(deps, caller);
       const current = await ownProfile(deps, caller);
       // Proving the current password makes a short-lived session of its own, ended at once.
       const proof = await deps.auth.signIn(current.email, currentPassword, clientIp).catch((error) => {
@@ -147,6 +158,7 @@ export const account = createRouter()
   .openapi(deleteAccount, async (c) => {
     const { code } = c.req.valid('json');
     const { deps, caller, clientIp } = c.var;
+    await requireSecondFactor(deps, caller);
     const profile = await ownProfile(deps, caller);
     const proof = await verifyCode(deps, 'magiclink', profile.email, code, clientIp);
     if (proof.user.id !== profile.id) throw invalidCode();

@@ -58,6 +58,10 @@ export const ProfileSchema = z
   })
   .openapi('Profile');
 
+export const MfaFactorSummary = z
+  .object({ id: z.uuid(), friendly_name: z.string().nullable(), factor_type: z.enum(['totp', 'phone', 'webauthn']) })
+  .openapi('MfaFactorSummary');
+
 export const SessionSchema = z
   .object({
     session: z.object({
@@ -69,6 +73,14 @@ export const SessionSchema = z
     }),
     user: z.object({ id: z.uuid(), email: z.string().nullable() }),
     profile: ProfileSchema,
+    mfa: z.object({
+      aal: z.enum(['aal1', 'aal2']).openapi({ description: 'aal2: this session proved a second factor' }),
+      step_up_required: z.boolean().openapi({
+        description: 'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
+          'account, ending other sessions and admin acts answer 403 aal2_required until a code is verified with POST /user/mfa/{factorId}/verify',
+      }),
+      factors: z.array(MfaFactorSummary),
+    }),
   })
   .openapi('Session');
 

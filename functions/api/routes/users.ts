@@ -6,7 +6,7 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, ReportSchema, Username, UsernameParam } from './schemas.ts';
+import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, ReportSchema, Timestamp, Username, UsernameParam } from './schemas.ts';
 
 const tags = ['users'];
 const security = [{ bearerAuth: [] }];
@@ -23,6 +23,24 @@ const CalendarSchema = z
     days: z.array(z.object({ day: Day, count: z.number().int(), level: z.number().int().min(1).max(4) })),
   })
   .openapi('Calendar');
+
+const MutedAccount = AuthorSchema.extend({
+  notifications_only: z.boolean(),
+  expires_at: Timestamp.nullable().openapi({ description: 'When the mute ends by itself; null: until you unmute' }),
+  since: Timestamp,
+}).openapi('MutedAccount');
+const MuteRequest = z.object({
+  mute: z.boolean().optional().openapi({ description: 'The state you want; omit to toggle' }),
+  notifications_only: z.boolean().optional().openapi({ description: 'Mute only its notifications; its posts stay in your feed and search' }),
+  duration: z.number().int().min(60).max(366 * 86400).optional()
+    .openapi({ description: 'Seconds until the mute ends by itself (60 to a year); omit to mute until you unmute', example: 86400 }),
+}).openapi('MuteRequest');
+const MuteState = z.object({
+  muted: z.boolean(),
+  notifications_only: z.boolean(),
+  expires_at: Timestamp.nullable(),
+  user: z.object({ id: z.uuid(), username: z.string() }),
+}).openapi('MuteState');
 
 const seeErrors = errorResponses({ 400: 'Malformed username', 404: 'No such user, or not visible to you' });
 const listErrors = errorResponses({
@@ -76,6 +94,17 @@ export const users = createRouter()
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');
     return c.json(await rpc(c.var.deps, c.var.caller, 'blocks', { p_cursor: cursor, p_limit: limit }), 200);
+  })
+  .openapi(createRoute({
+    method: 'get', path: '/mutes', operationId: 'listMutes', description: "The accounts you mute now, newest first, with the kind of mute and when it ends (banned accounts are left out). Nobody else sees this list.", tags, security, summary: 'Accounts you mute, newest first',
+    middleware: [requireUser] as const, request: { query: PageQuery },
+    responses: {
+      200: json(pageOf(MutedAccount, 'MutePage'), 'A page of muted accounts'),
+      ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
+    },
+  }), async (c) => {
+    const { cursor, limit } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'mutes', { p_cursor: cursor, p_limit: limit }), 200);
   })
   .openapi(createRoute({
     method: 'get', path: '/date', operationId: 'listPostsOfDay', description: "A user's posts on one day (?day=YYYY-MM-DD, the day in the author's time zone), those you may see; yours when no username is given. A private account's: 403 private_account unless you follow it.", tags, summary: "A user's posts on one day (yours when no username is given)",
@@ -145,6 +174,18 @@ export const users = createRouter()
   }), async (c) => {
     const wanted = c.req.valid('json').block;
     return c.json(await rpc(c.var.deps, c.var.caller, 'block', { p_username: c.req.valid('param').username, p_block: wanted }), 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/{username}/mute', operationId: 'muteUser', description: "Mutes or unmutes an account: toggles, or takes the wanted state. A muted account's posts leave your feed and your post search, and its acts stop notifying you (with notifications_only, only the latter); its profile and posts stay reachable. It is never told. A mute ends after duration seconds if given, or when either of you blocks the other.", tags, security,
+    summary: 'Mute or unmute: toggles, or {"mute": true|false, "notifications_only": bool, "duration": seconds}',
+    middleware: [requireUser] as const,
+    request: { params: UsernameParam, body: { required: false, content: { 'application/json': { schema: MuteRequest } } } },
+    responses: { 200: json(MuteState, 'The resulting state'), ...actErrors },
+  }), async (c) => {
+    const { mute, notifications_only: notificationsOnly, duration } = c.req.valid('json');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'mute', {
+      p_username: c.req.valid('param').username, p_mute: mute, p_notifications_only: notificationsOnly, p_duration: duration,
+    }), 200);
   })
   .openapi(createRoute({
     method: 'post', path: '/{username}/report', operationId: 'reportUser', description: "Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).", tags, security, summary: 'Report a user to the admins',

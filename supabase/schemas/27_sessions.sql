@@ -1,0 +1,114 @@
+-- Sessions and devices (docs/PRODUCT.md, "Sessions"): the caller's sessions as Supabase Auth records them
+-- (auth.sessions: one per sign-in, its refresh tokens hang off it), and ending one of them or all but the
+-- current one. An ended session's access token is refused at once: private.uid() asks auth.sessions on every
+-- request (the facade's session check, and PostgREST's pre-request hook below); its refresh token is deleted
+-- with it (on delete cascade), so Auth refuses it too. Nobody sees or ends another account's sessions.
+
+-- PostgREST runs this before every request (in-database configuration, as on a hosted project): a signed-in
+-- token whose session has ended (signed out, ended from another device, the account deleted) is refused with
+-- 401 unauthorized, as the facade refuses it, rather than taken for no token at all. (A banned account's live
+-- session keeps reading what anybody may: private.uid() is null for it, and RLS does the rest.) Security
+-- definer: auth.sessions is Auth's; one lookup by primary key.
+create function private.check_request()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if (auth.jwt() ->> 'role') = 'authenticated'
+     and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid) then
+    perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
+  end if;
+end;
+$$;
+revoke execute on function private.check_request() from public;
+grant execute on function private.check_request() to anon, authenticated, service_role;
+comment on function private.check_request() is 'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended.';
+
+alter role authenticator set pgrst.db_pre_request = 'private.check_request';
+notify pgrst, 'reload config';
+
+-- The caller's sessions, the most recently used first (at most 100: each sign-in makes one, and Auth's
+-- sign-in limits keep them few). `current` marks the one the request's token belongs to.
+create function public.my_sessions()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := private.require_uid();
+  v_current uuid := (nullif(auth.jwt() ->> 'session_id', ''))::uuid;
+begin
+  return jsonb_build_object('items', coalesce((
+    select jsonb_agg(jsonb_build_object(
+        'id', s.id,
+        'created_at', s.created_at,
+        'last_used_at', coalesce(s.refreshed_at at time zone 'UTC', s.updated_at, s.created_at),
+        'user_agent', s.user_agent,
+        'ip', host(s.ip),
+        'aal', s.aal,
+        'current', s.id = v_current)
+      order by coalesce(s.refreshed_at at time zone 'UTC', s.updated_at, s.created_at) desc, s.id)
+    from (select * from auth.sessions x
+          where x.user_id = v_me and (x.not_after is null or x.not_after > now())
+          order by coalesce(x.refreshed_at at time zone 'UTC', x.updated_at, x.created_at) desc, x.id
+          limit 100) s), '[]'::jsonb));
+end;
+$$;
+revoke execute on function public.my_sessions() from public;
+grant execute on function public.my_sessions() to authenticated, service_role;
+comment on function public.my_sessions() is
+  'The caller''s sessions (devices), most recently used first: when made and last used, user agent, address, assurance level, and which is the current one.';
+
+-- Ends one of the caller's sessions (the current one too: that is signing out). Another account's session,
+-- or one that does not exist, is the same 404.
+create function public.end_session(p_session_id uuid)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := private.require_uid();
+begin
+  if p_session_id is distinct from (nullif(auth.jwt() ->> 'session_id', ''))::uuid then
+    perform private.require_aal2();
+  end if;
+  delete from auth.sessions s where s.id = p_session_id and s.user_id = v_me;
+  if not found then
+    perform private.fail(404, 'session_not_found', 'No such session of yours');
+  end if;
+  return jsonb_build_object('ended', 1);
+end;
+$$;
+revoke execute on function public.end_session(uuid) from public;
+grant execute on function public.end_session(uuid) to authenticated, service_role;
+comment on function public.end_session(uuid) is 'Ends one of the caller''s sessions: its tokens are refused from the next request on.';
+
+-- Ends every session of the caller but the current one ("sign out everywhere else").
+create function public.end_other_sessions()
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := private.require_uid();
+  v_ended integer;
+begin
+  perform private.require_aal2();
+  delete from auth.sessions s
+  where s.user_id = v_me and s.id is distinct from (nullif(auth.jwt() ->> 'session_id', ''))::uuid;
+  get diagnostics v_ended = row_count;
+  return jsonb_build_object('ended', v_ended);
+end;
+$$;
+revoke execute on function public.end_other_sessions() from public;
+grant execute on function public.end_other_sessions() to authenticated, service_role;
+comment on function public.end_other_sessions() is 'Ends every session of the caller but the current one; answers how many ended.';
