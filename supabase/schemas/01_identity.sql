@@ -104,14 +104,14 @@ as $$
 begin
   if (auth.jwt() ->> 'aal') is distinct from 'aal2'
      and exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified') then
-    perform private.fail(403, 'aal2_required',
+    perform private.fail(403, 'second_factor_required',
       'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
   end if;
 end;
 $$;
 revoke execute on function private.require_aal2() from public;
 grant execute on function private.require_aal2() to authenticated, service_role;
-comment on function private.require_aal2() is 'Raises 403 aal2_required when the caller has a verified second factor and the session has not proved it.';
+comment on function private.require_aal2() is 'Raises 403 second_factor_required when the caller has a verified second factor and the session has not proved it.';
 
 create function private.require_admin()
 returns uuid
@@ -132,7 +132,7 @@ end;
 $$;
 revoke execute on function private.require_admin() from public;
 grant execute on function private.require_admin() to authenticated, service_role;
-comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller, 403 unless they are an admin, and 403 aal2_required for an admin with a second factor this session has not proved.';
+comment on function private.require_admin() is 'The caller''s id; raises 401 without a caller, 403 unless they are an admin, and 403 second_factor_required for an admin with a second factor this session has not proved.';
 
 -- Keyset pagination: an opaque cursor naming the last row of a page by its sort key and id. Lists in time
 -- order ask for the rows below it, `(time, id) < (at, id)`, a condition their index serves (also in a

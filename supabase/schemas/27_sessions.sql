@@ -6,9 +6,10 @@
 
 -- PostgREST runs this before every request (in-database configuration, as on a hosted project): a signed-in
 -- token whose session has ended (signed out, ended from another device, the account deleted) is refused with
--- 401 unauthorized, as the facade refuses it, rather than taken for no token at all. (A banned account's live
--- session keeps reading what anybody may: private.uid() is null for it, and RLS does the rest.) Security
--- definer: auth.sessions is Auth's; one lookup by primary key.
+-- 401 unauthorized, as the facade refuses it, rather than taken for no token at all. A ban ends the account's
+-- sessions too, but a banned account's token still reads what anybody may (private.uid() is null for it, and
+-- RLS does the rest: docs/PRODUCT.md, "Sessions"). Security definer: auth.sessions and auth.users are Auth's;
+-- one lookup by primary key, a second only for a token whose session is gone.
 create function private.check_request()
 returns void
 language plpgsql
@@ -18,7 +19,8 @@ set search_path = ''
 as $$
 begin
   if (auth.jwt() ->> 'role') = 'authenticated'
-     and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid) then
+     and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid)
+     and not exists (select 1 from auth.users u where u.id = auth.uid() and u.banned_until > now()) then
     perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
   end if;
 end;

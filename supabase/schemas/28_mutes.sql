@@ -133,10 +133,10 @@ begin
   end if;
   v_expires := now() + make_interval(secs => p_duration);
   if coalesce(p_mute, not v_muting) then
-    insert into public.mutes (muter_id, muted_id, notifications_only, expires_at)
-    values (v_me, v_target, coalesce(p_notifications_only, false), v_expires)
+    insert into public.mutes (muted_id, notifications_only, expires_at)
+    values (v_target, coalesce(p_notifications_only, false), v_expires)
     on conflict (muter_id, muted_id) do update
-      set notifications_only = excluded.notifications_only, expires_at = excluded.expires_at, created_at = now();
+      set notifications_only = excluded.notifications_only, expires_at = excluded.expires_at;
     v_muting := true;
   else
     delete from public.mutes m where m.muter_id = v_me and m.muted_id = v_target;

@@ -61,7 +61,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
       await api('DELETE', '/user', { token: aal1, json: { code: '123456' } }),
       await api('DELETE', `/user/mfa/${id}`, { token: aal1 }),
     ];
-    for (const refused of refusals) expect(refused).toMatchObject({ status: 403, body: { error: { code: 'aal2_required' } } });
+    for (const refused of refusals) expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     // What does not lock anybody out stays open at aal1.
     expect((await api('PUT', '/user', { token: aal1, json: { bio: 'still me' } })).status).toBe(200);
 
@@ -78,7 +78,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     await Promise.all([makeAdmin(guarded), makeAdmin(plain)]);
     const { aal2 } = await withFactor(guarded);
     const aal1 = (await logIn(guarded)).session.access_token;
-    expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({ status: 403, body: { error: { code: 'aal2_required' } } });
+    expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     expect((await api('GET', '/admin/bans', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/admin/bans', { token: plain.accessToken })).status).toBe(200);
   });

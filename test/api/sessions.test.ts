@@ -75,7 +75,7 @@ describe.skipIf(!authIsRunning)('sessions', () => {
       values (${randomUUID()}, ${owner.id}, 'phone app', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP')`;
     const laptop = await signIn(owner, 'laptop');
     const refused = await api('POST', '/user/sessions/end_others', { token: laptop.access });
-    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'aal2_required' } } });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     expect((await api('DELETE', `/user/sessions/${phone.id}`, { token: laptop.access })).status).toBe(403);
     expect((await api('GET', '/auth/user', { token: phone.access })).status).toBe(200);
     // Its own session it may always end: that is signing out.

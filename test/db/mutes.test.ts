@@ -62,7 +62,7 @@ describe.skipIf(!authIsRunning)('mutes', () => {
     await rpc(blocker, 'block', { p_username: reader.username, p_block: true });
     const viaApi = await errorOf(rpc(reader, 'mute', { p_username: blocker.username, p_mute: true }));
     const unknown = await errorOf(rpc(reader, 'mute', { p_username: 'nobody_at_all_here', p_mute: true }));
-    expect(viaApi).toEqual(unknown);
+    expect(viaApi).toEqual({ ...unknown, message: `No user "${blocker.username}"` }); // the name asked for, nothing more
     const direct = await errorOf(as(reader, (tx) => tx`insert into public.mutes (muted_id) values (${blocker.id})`));
     const directUnknown = await errorOf(as(reader, (tx) => tx`insert into public.mutes (muted_id) values (${loud.id.replace(/^./, '0')})`));
     expect(direct.code).toBe('42501');

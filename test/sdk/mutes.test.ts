@@ -24,7 +24,7 @@ describe.skipIf(!authIsRunning)('mutes through supabase-js', () => {
     expect(refusal(await u.muter.sdk.from('mutes').insert({ muted_id: u.blocker.id }))).toEqual({ status: 403, code: '42501', hint: null });
     // muter_id is not a column a client may set: muting on another's behalf is refused outright.
     expect(refusal(await u.stranger.sdk.from('mutes').insert({ muter_id: u.muter.id, muted_id: u.admin.id } as never)))
-      .toEqual({ status: 401, code: '42501', hint: null });
+      .toEqual({ status: 403, code: '42501', hint: null });
     expect(refusal(await anonSdk().from('mutes').select('muted_id'))).toEqual({ status: 401, code: '42501', hint: null });
   });
 

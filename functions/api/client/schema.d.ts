@@ -1389,7 +1389,7 @@ export interface components {
                  * @enum {string}
                  */
                 aal: "aal1" | "aal2";
-                /** @description The account has a second factor this session has not proved: changing the password or e-mail, deleting the account, ending other sessions and admin acts answer 403 aal2_required until a code is verified with POST /user/mfa/{factorId}/verify */
+                /** @description The account has a second factor this session has not proved: changing the password or e-mail, deleting the account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify */
                 step_up_required: boolean;
                 factors: components["schemas"]["MfaFactorSummary"][];
             };
@@ -3180,7 +3180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Changing the e-mail or password of an account with a second factor needs an aal2 session (aal2_required) */
+            /** @description Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3306,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An account with a second factor is deleted from an aal2 session only (aal2_required) */
+            /** @description An account with a second factor is deleted from an aal2 session only (second_factor_required) */
             403: {
                 headers: {
                     [name: string]: unknown;

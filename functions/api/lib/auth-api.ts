@@ -53,6 +53,8 @@ interface CallOptions {
   /** Call an admin endpoint with the service role key. */
   admin?: boolean;
   clientIp?: string;
+  /** The client's own User-Agent, for a call that makes a session: Auth records it with the session. */
+  userAgent?: string;
 }
 
 /** How long a call to Auth may take before the request is answered 503 auth_unavailable. */
@@ -70,6 +72,7 @@ export function createAuthApi(env: Env) {
       'X-Supabase-Api-Version': '2024-01-01',
     };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.userAgent) headers['User-Agent'] = options.userAgent;
     if (options.clientIp) {
       // The gateway lets only a secret-key holder name the client (README: "Client IP and rate limits").
       headers.apikey = env.AUTH_FORWARDING_KEY ?? env.SUPABASE_SERVICE_ROLE_KEY;
@@ -98,12 +101,12 @@ export function createAuthApi(env: Env) {
   return {
     signUp: (email: string, password: string, data: Record<string, unknown>, clientIp?: string) =>
       call<AuthUser>('/signup', { body: { email, password, data }, clientIp }),
-    verify: (type: 'signup' | 'recovery' | 'magiclink' | 'email_change', email: string, token: string, clientIp?: string) =>
-      call<AuthSession>('/verify', { body: { type, email, token }, clientIp }),
-    signIn: (email: string, password: string, clientIp?: string) =>
-      call<AuthSession>('/token?grant_type=password', { body: { email, password }, clientIp }),
-    refresh: (refreshToken: string, clientIp?: string) =>
-      call<AuthSession>('/token?grant_type=refresh_token', { body: { refresh_token: refreshToken }, clientIp }),
+    verify: (type: 'signup' | 'recovery' | 'magiclink' | 'email_change', email: string, token: string, clientIp?: string, userAgent?: string) =>
+      call<AuthSession>('/verify', { body: { type, email, token }, clientIp, userAgent }),
+    signIn: (email: string, password: string, clientIp?: string, userAgent?: string) =>
+      call<AuthSession>('/token?grant_type=password', { body: { email, password }, clientIp, userAgent }),
+    refresh: (refreshToken: string, clientIp?: string, userAgent?: string) =>
+      call<AuthSession>('/token?grant_type=refresh_token', { body: { refresh_token: refreshToken }, clientIp, userAgent }),
     recover: (email: string, clientIp?: string) => call<unknown>('/recover', { body: { email }, clientIp }),
     resendSignup: (email: string, clientIp?: string) =>
       call<unknown>('/resend', { body: { type: 'signup', email }, clientIp }),

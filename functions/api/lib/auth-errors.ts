@@ -35,7 +35,7 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   mfa_factor_not_found: [404, 'factor_not_found', 'No such factor of yours'],
   mfa_factor_name_conflict: [409, 'factor_name_taken', 'You already have a factor with this name: choose another'],
   too_many_enrolled_mfa_factors: [409, 'too_many_factors', 'You have as many factors as allowed: remove one first'],
-  insufficient_aal: [403, 'aal2_required', 'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)'],
+  insufficient_aal: [403, 'second_factor_required', 'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)'],
   // Auth reports a refusal by our sign-up trigger (taken username, banned e-mail) as a failure of its own.
   unexpected_failure: [409, 'registration_refused', 'This account cannot be created: the username or e-mail is not available'],
 };

@@ -33,11 +33,11 @@ const attemptKinds: Record<CodeType, string> = {
  * Verifies a code with Auth, once the attempt is counted. A wrong, expired or voided code, an unknown address and
  * a banned account (which Auth refuses before the code) all get the same answer in the same time.
  */
-export function verifyCode(deps: Deps, type: CodeType, email: string, code: string, clientIp?: string): Promise<AuthSession> {
+export function verifyCode(deps: Deps, type: CodeType, email: string, code: string, clientIp?: string, userAgent?: string): Promise<AuthSession> {
   return atLeast(verifyMs, async () => {
     const [{ allowed }] = await queryAs(deps, server, sql`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`);
     if (!allowed) throw invalidCode();
-    return await deps.auth.verify(type, email, code, clientIp).catch((error) => {
+    return await deps.auth.verify(type, email, code, clientIp, userAgent).catch((error) => {
       throw fromAuth(error, { user_banned: translations.otp_expired });
     });
   });

@@ -46,7 +46,7 @@ const editAccount = createRoute({
     200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
-    403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (aal2_required)'),
+    403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)'),
     409: errorResponse('Username taken'),
   },
 });
@@ -75,12 +75,12 @@ const deleteAccount = createRoute({
     200: json(MessageSchema, 'Deleted'),
     400: errorResponse('Wrong or expired code'),
     401: errorResponse('Not signed in'),
-    403: errorResponse('An account with a second factor is deleted from an aal2 session only (aal2_required)'),
+    403: errorResponse('An account with a second factor is deleted from an aal2 session only (second_factor_required)'),
   },
 });
 
 /**
- * 403 aal2_required unless the caller's session proved the second factor the account has (the database's rule,
+ * 403 second_factor_required unless the caller's session proved the second factor the account has (the database's rule,
  * private.require_aal2), checked before a code or a password is spent.
  */
 async function requireSecondFactor(deps: Deps, caller: Caller): Promise<void> {

@@ -228,7 +228,7 @@ export const auth = createRouter()
   })
   .openapi(confirmEmail, async (c) => {
     const { email, code, type } = c.req.valid('json');
-    const session = await verifyCode(c.var.deps, type, email, code, c.var.clientIp);
+    const session = await verifyCode(c.var.deps, type, email, code, c.var.clientIp, c.req.header('user-agent'));
     // An e-mail change confirmed on one address only: Auth answers without a session.
     if (!session.access_token) {
       return c.json({ message: 'This address is confirmed; now confirm the code sent to the other one' }, 202);
@@ -245,7 +245,7 @@ export const auth = createRouter()
       // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
       email = row.email ?? 'unknown-user@example.invalid';
     }
-    const session = await deps.auth.signIn(email, password, c.var.clientIp).catch(async (error) => {
+    const session = await deps.auth.signIn(email, password, c.var.clientIp, c.req.header('user-agent')).catch(async (error) => {
       // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
       // takes the same time, so the delay does not tell which accounts exist.
       await sleepUntil(started + failedLoginMs);
@@ -267,7 +267,7 @@ export const auth = createRouter()
   })
   .openapi(refresh, async (c) => {
     const { refresh_token: token } = c.req.valid('json');
-    const session = await c.var.deps.auth.refresh(token, c.var.clientIp).catch((error) => {
+    const session = await c.var.deps.auth.refresh(token, c.var.clientIp, c.req.header('user-agent')).catch((error) => {
       const invalid: [401, string, string] = [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'];
       throw fromAuth(error, { session_not_found: invalid, validation_failed: invalid });
     });
@@ -292,7 +292,7 @@ export const auth = createRouter()
       });
       // The client gets a password session instead, held to the current password like any other: a stolen
       // copy of it cannot change the password again.
-      const session = await deps.auth.signIn(email, password, clientIp).catch((error) => {
+      const session = await deps.auth.signIn(email, password, clientIp, c.req.header('user-agent')).catch((error) => {
         throw fromAuth(error);
       });
       return c.json(await sessionReply(deps, session), 200);

@@ -77,7 +77,7 @@ export const SessionSchema = z
       aal: z.enum(['aal1', 'aal2']).openapi({ description: 'aal2: this session proved a second factor' }),
       step_up_required: z.boolean().openapi({
         description: 'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
-          'account, ending other sessions and admin acts answer 403 aal2_required until a code is verified with POST /user/mfa/{factorId}/verify',
+          'account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify',
       }),
       factors: z.array(MfaFactorSummary),
     }),

@@ -72,7 +72,8 @@ CREATE OR REPLACE FUNCTION private.check_request()
   AS $function$
 begin
   if (auth.jwt() ->> 'role') = 'authenticated'
-     and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid) then
+     and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid)
+     and not exists (select 1 from auth.users u where u.id = auth.uid() and u.banned_until > now()) then
     perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
   end if;
 end;
@@ -167,7 +168,7 @@ CREATE OR REPLACE FUNCTION private.require_aal2()
 begin
   if (auth.jwt() ->> 'aal') is distinct from 'aal2'
      and exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified') then
-    perform private.fail(403, 'aal2_required',
+    perform private.fail(403, 'second_factor_required',
       'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
   end if;
 end;
@@ -298,10 +299,10 @@ begin
   end if;
   v_expires := now() + make_interval(secs => p_duration);
   if coalesce(p_mute, not v_muting) then
-    insert into public.mutes (muter_id, muted_id, notifications_only, expires_at)
-    values (v_me, v_target, coalesce(p_notifications_only, false), v_expires)
+    insert into public.mutes (muted_id, notifications_only, expires_at)
+    values (v_target, coalesce(p_notifications_only, false), v_expires)
     on conflict (muter_id, muted_id) do update
-      set notifications_only = excluded.notifications_only, expires_at = excluded.expires_at, created_at = now();
+      set notifications_only = excluded.notifications_only, expires_at = excluded.expires_at;
     v_muting := true;
   else
     delete from public.mutes m where m.muter_id = v_me and m.muted_id = v_target;
@@ -452,9 +453,9 @@ COMMENT ON FUNCTION "private"."my_blocks"() IS 'The accounts the caller blocked 
 
 COMMENT ON FUNCTION "private"."notify"(uuid, uuid, public.notification_kind, uuid, uuid, boolean) IS 'Notifies p_recipient of p_actor''s act, unless it is their own, across a block, muted by the recipient, by a banned or unconfirmed account, or already notified; p_seen: marked read already.';
 
-COMMENT ON FUNCTION "private"."require_aal2"() IS 'Raises 403 aal2_required when the caller has a verified second factor and the session has not proved it.';
+COMMENT ON FUNCTION "private"."require_aal2"() IS 'Raises 403 second_factor_required when the caller has a verified second factor and the session has not proved it.';
 
-COMMENT ON FUNCTION "private"."require_admin"() IS 'The caller''s id; raises 401 without a caller, 403 unless they are an admin, and 403 aal2_required for an admin with a second factor this session has not proved.';
+COMMENT ON FUNCTION "private"."require_admin"() IS 'The caller''s id; raises 401 without a caller, 403 unless they are an admin, and 403 second_factor_required for an admin with a second factor this session has not proved.';
 
 COMMENT ON FUNCTION "public"."end_other_sessions"() IS 'Ends every session of the caller but the current one; answers how many ended.';
 
