@@ -411,6 +411,9 @@ isOneToOne: false
 "calendar":
 { Args: { "p_from"?: string,"p_to"?: string,"p_username"?: string }; Returns: Json
                            },
+"cancel_factor_recovery":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "check_registration":
 { Args: { "p_email": string,"p_time_zone"?: string,"p_username": string }; Returns: Json
                            },
@@ -425,6 +428,9 @@ isOneToOne: false
                            },
 "comment_replies":
 { Args: { "p_comment_id": string,"p_cursor"?: string,"p_limit"?: number }; Returns: Json
+                           },
+"complete_factor_recovery":
+{ Args: Record<PropertyKey, never>; Returns: Json
                            },
 "create_post":
 { Args: { "p_body": string,"p_emotion"?: number,"p_media"?: (string)[],"p_privacy"?: Database["public"]['Enums']["post_privacy"] }; Returns: Json
@@ -443,6 +449,9 @@ isOneToOne: false
                            },
 "end_session":
 { Args: { "p_session_id": string }; Returns: Json
+                           },
+"factor_recovery":
+{ Args: Record<PropertyKey, never>; Returns: Json
                            },
 "feed":
 { Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number }; Returns: Json

@@ -390,7 +390,7 @@ execute function private.reset_code_attempts();
 -- it. The facade asks here first: one row per account and kind, updated only once the interval has passed.
 create table private.code_mails (
   user_id uuid not null references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('signup', 'recovery', 'deletion')),
+  kind text not null check (kind in ('signup', 'recovery', 'deletion', 'factor_recovery')),
   sent_at timestamptz not null default now(),
   primary key (user_id, kind)
 );
@@ -421,4 +421,4 @@ $$;
 revoke execute on function private.may_mail_code(text, text) from public;
 grant execute on function private.may_mail_code(text, text) to service_role;
 comment on function private.may_mail_code(text, text) is
-  'Whether a code e-mail of p_kind (signup, recovery, deletion) may go to p_email now: once a minute per account.';
+  'Whether a code e-mail of p_kind (signup, recovery, deletion, factor_recovery) may go to p_email now: once a minute per account.';

@@ -97,7 +97,7 @@ describe('GET /openapi.json', () => {
     const documented = Object.entries(response.body.paths).flatMap(([path, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
     // Every operation of the README's endpoint table: the service's 53, plus health, this document, reporting a comment,
-    // and the feed, search and notifications (issue 12).
+    // the feed, search and notifications (issue 12), and those of issue 22.
     expect(documented.sort()).toEqual([
       'DELETE /api/admin/post/{postId}', 'DELETE /api/admin/report/{reportId}', 'DELETE /api/admin/user/{username}',
       'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',
@@ -114,6 +114,11 @@ describe('GET /openapi.json', () => {
       'POST /api/post/comment/{commentId}/report', 'POST /api/post/create', 'POST /api/post/{postId}/comment', 'POST /api/post/{postId}/like', 'POST /api/post/{postId}/report',
       'POST /api/{username}/block', 'POST /api/{username}/follow', 'POST /api/{username}/report', 'POST /api/{username}/respond_follow',
       'PUT /api/post/{postId}', 'PUT /api/resetprofilepicture', 'PUT /api/user',
+      // Issue 22: sessions, two-factor, mutes, the data export.
+      'GET /api/user/sessions', 'DELETE /api/user/sessions/{id}', 'POST /api/user/sessions/end_others',
+      'GET /api/user/mfa', 'POST /api/user/mfa/totp', 'POST /api/user/mfa/{factorId}/verify', 'DELETE /api/user/mfa/{factorId}',
+      'POST /api/user/mfa/recovery/code', 'POST /api/user/mfa/recovery', 'DELETE /api/user/mfa/recovery',
+      'POST /api/user/mfa/recovery/complete', 'POST /api/{username}/mute', 'GET /api/mutes', 'GET /api/user/export',
     ].sort());
     type Operation = { responses: Record<string, unknown>; requestBody?: unknown; security?: object[] };
     for (const [path, methods] of Object.entries(response.body.paths)) {

@@ -5,7 +5,9 @@
 import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
+import { latestCode } from '../helpers/mailpit.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
@@ -81,5 +83,49 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     expect((await api('GET', '/admin/bans', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/admin/bans', { token: plain.accessToken })).status).toBe(200);
+  });
+
+  it('a lost authenticator: an e-mailed code starts a 72-hour wait that every session is told of and the owner may cancel; then the factors go', async () => {
+    const owner = await createAccount('owner');
+    const { id, secret } = await withFactor(owner);
+    const aal1 = (await logIn(owner)).session.access_token;
+    expect((await api('POST', '/user/mfa/recovery/complete', { token: aal1 })).status).toBe(404);
+
+    const since = new Date();
+    expect((await api('POST', '/user/mfa/recovery/code', { token: aal1 })).status).toBe(200);
+    expect((await api('POST', '/user/mfa/recovery', { token: aal1, json: { code: '000000' } })).status).toBe(400);
+    const started = await api('POST', '/user/mfa/recovery', { token: aal1, json: { code: await latestCode(owner.email, since) } });
+    expect(started.status).toBe(202);
+    const waitMs = Date.parse(started.body.completes_at) - Date.parse(started.body.requested_at);
+    expect(waitMs).toBe(72 * 3600_000);
+    // Every new session, and the list of factors, tell of it; it cannot complete early.
+    expect((await logIn(owner)).mfa.recovery).toEqual(started.body);
+    expect((await api('GET', '/user/mfa', { token: aal1 })).body.recovery).toEqual(started.body);
+    const early = await api('POST', '/user/mfa/recovery/complete', { token: aal1 });
+    expect(early).toMatchObject({ status: 409, body: { error: { code: 'recovery_pending' } } });
+
+    // Only whoever still has the authenticator may cancel.
+    expect((await api('DELETE', '/user/mfa/recovery', { token: aal1 })).status).toBe(403);
+    const aal2 = (await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code: codeOf(secret) } })).body.session.access_token;
+    expect((await api('DELETE', '/user/mfa/recovery', { token: aal2 })).status).toBe(200);
+    expect((await api('GET', '/user/mfa', { token: aal1 })).body.recovery).toBeNull();
+
+    // Started again and waited out (the wait moved into the past here): the factors go.
+    await asRoot`insert into private.factor_recoveries (user_id, requested_at, completes_at)
+      values (${owner.id}, now() - interval '73 hours', now() - interval '1 hour')`;
+    expect(await api('POST', '/user/mfa/recovery/complete', { token: aal1 })).toMatchObject({ status: 200, body: { removed: 1 } });
+    expect((await logIn(owner)).mfa).toMatchObject({ step_up_required: false, factors: [], recovery: null });
+    expect((await api('POST', '/user/sessions/end_others', { token: aal1 })).status).toBe(200);
+  });
+
+  it('a recovery cannot be started without the e-mailed code, nor for an account without a factor', async () => {
+    const owner = await createAccount('owner');
+    // The function that starts it is the facade's, after the code: not a client's to call.
+    expect((await api('POST', '/user/mfa/recovery', { token: owner.accessToken, json: { code: '123456' } })).status).toBe(400);
+    const since = new Date();
+    await api('POST', '/user/mfa/recovery/code', { token: owner.accessToken });
+    const refused = await api('POST', '/user/mfa/recovery', { token: owner.accessToken, json: { code: await latestCode(owner.email, since) } });
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'no_second_factor' } } });
+    expect(await asRoot`select 1 from private.factor_recoveries where user_id = ${owner.id}`).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import type { z } from '@hono/zod-openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { as, rpc } from '../helpers/db.ts';
+import { as, asRoot, rpc } from '../helpers/db.ts';
 import { successSchema } from '../helpers/routes.ts';
 import { keyDiff } from '../helpers/shapes.ts';
 import { authIsRunning } from '../helpers/stack.ts';
@@ -60,6 +60,14 @@ const pairs: { fn: string; route: string; under?: string }[] = [
   { fn: 'admin_ban_history_by_admin', route: 'GET /admin/banHistoryByAdmin/{username}' },
   { fn: 'admin_delete_banned_post', route: 'DELETE /admin/post/{postId}' },
   { fn: 'admin_delete_banned_user', route: 'DELETE /admin/user/{username}' },
+  { fn: 'mute', route: 'POST /{username}/mute' },
+  { fn: 'mutes', route: 'GET /mutes' },
+  { fn: 'my_sessions', route: 'GET /user/sessions' },
+  { fn: 'end_other_sessions', route: 'POST /user/sessions/end_others' },
+  { fn: 'end_session', route: 'DELETE /user/sessions/{id}' },
+  { fn: 'factor_recovery', route: 'GET /user/mfa', under: 'recovery' },
+  { fn: 'cancel_factor_recovery', route: 'DELETE /user/mfa/recovery' },
+  { fn: 'complete_factor_recovery', route: 'POST /user/mfa/recovery/complete' },
 ];
 
 describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
@@ -129,9 +137,26 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     await call(moderator, 'admin_delete_banned_post', { p_post_id: banned.id });
     await call(moderator, 'admin_delete_banned_user', { p_username: offender.username });
 
+    await call(moderator, 'mute', { p_username: fan.username, p_notifications_only: true, p_duration: 3600 });
+    await call(moderator, 'mutes', {});
+    await call(moderator, 'my_sessions');
+    await call(moderator, 'end_other_sessions');
+    // A second factor's recovery, waited out (the rows as Auth's MFA verify and the e-mailed code leave them).
+    await asRoot`insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+      values (gen_random_uuid(), ${fan.id}, 'phone', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP')`;
+    await asRoot`select private.start_factor_recovery(${fan.id})`;
+    await call(fan, 'factor_recovery');
+    await asRoot`update private.factor_recoveries set requested_at = now() - interval '73 hours', completes_at = now() - interval '1 hour'
+      where user_id = ${fan.id}`;
+    await call(fan, 'complete_factor_recovery');
+    await asRoot`insert into private.factor_recoveries (user_id, completes_at) values (${author.id}, now() + interval '72 hours')`;
+    await call(author, 'cancel_factor_recovery');
+
     await call(author, 'remove_follower', { p_username: fan.username });
     await call(author, 'delete_comment', { p_comment_id: reply.id });
     await call(author, 'delete_post', { p_post_id: post.id });
+    // Last: it ends the author's own session.
+    await call(author, 'end_session', { p_session_id: author.claims.session_id });
   }, 120_000);
 
   it.each(pairs)('$fn: the keys and values of $route', ({ fn, route, under }) => {

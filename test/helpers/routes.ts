@@ -5,14 +5,17 @@ import { account } from '../../functions/api/routes/account.ts';
 import { admin } from '../../functions/api/routes/admin.ts';
 import { auth } from '../../functions/api/routes/auth.ts';
 import { comments } from '../../functions/api/routes/comments.ts';
+import { accountExport } from '../../functions/api/routes/export.ts';
 import { feed } from '../../functions/api/routes/feed.ts';
 import { health } from '../../functions/api/routes/health.ts';
+import { mfa } from '../../functions/api/routes/mfa.ts';
 import { notifications } from '../../functions/api/routes/notifications.ts';
 import { posts } from '../../functions/api/routes/posts.ts';
 import { search } from '../../functions/api/routes/search.ts';
+import { sessions } from '../../functions/api/routes/sessions.ts';
 import { users } from '../../functions/api/routes/users.ts';
 
-const routers = [account, admin, auth, comments, feed, health, notifications, posts, search, users];
+const routers = [account, accountExport, admin, auth, comments, feed, health, mfa, notifications, posts, search, sessions, users];
 
 export const routes: RouteConfig[] = routers.flatMap((router) =>
   router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : [])));

@@ -43,7 +43,7 @@ export function verifyCode(deps: Deps, type: CodeType, email: string, code: stri
   });
 }
 
-export type CodeMail = 'signup' | 'recovery' | 'deletion';
+export type CodeMail = 'signup' | 'recovery' | 'deletion' | 'factor_recovery';
 
 /** Whether a code e-mail of `kind` may go to `email` now (once a minute per account). */
 export async function mayMailCode(deps: Deps, email: string, kind: CodeMail): Promise<boolean> {

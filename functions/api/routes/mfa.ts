@@ -1,19 +1,28 @@
 // Two-factor with TOTP authenticator apps (docs/PRODUCT.md, "Two-factor"): the signed-in user's factors, through
 // Supabase Auth's own MFA endpoints (supabase-js auth.mfa calls the same). What a verified factor then demands
-// is the database's: private.require_aal2 (supabase/schemas/27_sessions.sql) reads the token's aal claim.
+// is the database's: private.require_aal2 (supabase/schemas/01_identity.sql) reads the token's aal claim. DELETE
+// /user/mfa/{factorId} comes last: /user/mfa/recovery is a path of its own, not a factor's id.
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { invalidCode, mayMailCode, verifyCode } from '../lib/codes.ts';
+import { ApiError, errorResponses } from '../lib/errors.ts';
+import { queryAs } from '../lib/query.ts';
+import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';
-import { sessionReply } from '../lib/session.ts';
-import { body, json, MfaFactorSummary, SessionSchema, Timestamp } from './schemas.ts';
+import { ownProfile, sessionReply } from '../lib/session.ts';
+import { assertMailUp } from '../lib/smtp.ts';
+import { sql } from '../lib/sql-text.ts';
+import { server } from '../lib/tokens.ts';
+import { body, Code, json, MfaFactorSummary, SessionSchema, Timestamp } from './schemas.ts';
 
 const tags = ['account'];
 const security = [{ bearerAuth: [] }];
 
 const Factor = MfaFactorSummary.extend({ status: z.enum(['verified', 'unverified']), created_at: Timestamp }).openapi('MfaFactor');
 const FactorParam = z.object({ factorId: z.uuid().openapi({ param: { name: 'factorId', in: 'path' } }) });
+const Recovery = z.object({ requested_at: Timestamp, completes_at: Timestamp.openapi({ description: 'When the factors may be removed' }) })
+  .openapi('FactorRecovery');
 const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({ example: '492039' });
 
 export const mfa = createRouter()
@@ -22,7 +31,10 @@ export const mfa = createRouter()
     description: 'Your TOTP factors (verified, or enrolled and awaiting their first code), and the assurance level of this session.',
     middleware: [requireUser] as const,
     responses: {
-      200: json(z.object({ aal: z.enum(['aal1', 'aal2']), factors: z.array(Factor) }), 'Your factors'),
+      200: json(z.object({
+        aal: z.enum(['aal1', 'aal2']), factors: z.array(Factor),
+        recovery: Recovery.nullable().openapi({ description: 'A pending removal of your factors (POST /user/mfa/recovery)' }),
+      }), 'Your factors'),
       ...errorResponses({ 401: 'Not signed in' }),
     },
   }), async (c) => {
@@ -32,7 +44,8 @@ export const mfa = createRouter()
     const factors = (user.factors ?? []).map((f) => ({
       id: f.id, friendly_name: f.friendly_name ?? null, factor_type: f.factor_type, status: f.status, created_at: f.created_at,
     }));
-    return c.json({ aal: c.var.caller.claims.aal === 'aal2' ? 'aal2' as const : 'aal1' as const, factors } as never, 200);
+    const recovery = await rpc(c.var.deps, c.var.caller, 'factor_recovery', {});
+    return c.json({ aal: c.var.caller.claims.aal === 'aal2' ? 'aal2' as const : 'aal1' as const, factors, recovery } as never, 200);
   })
   .openapi(createRoute({
     method: 'post', path: '/user/mfa/totp', operationId: 'enrollTotp', tags, security, summary: 'Add an authenticator app',
@@ -76,6 +89,67 @@ export const mfa = createRouter()
       });
     return c.json(await sessionReply(c.var.deps, session), 200);
   })
+  .openapi(createRoute({
+    method: 'post', path: '/user/mfa/recovery/code', operationId: 'requestFactorRecoveryCode', tags, security,
+    summary: 'Lost the authenticator: e-mail a code to start removing the second factor',
+    description: 'E-mails you the code POST /user/mfa/recovery needs. One a minute: a second request within it is a 429.',
+    middleware: [requireUser] as const,
+    responses: { 200: json(z.object({ message: z.string() }), 'Sent'), ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }) },
+  }), async (c) => {
+    const profile = await ownProfile(c.var.deps, c.var.caller);
+    if (!(await mayMailCode(c.var.deps, profile.email, 'factor_recovery'))) {
+      throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
+    }
+    await assertMailUp(c.var.deps.env);
+    await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ message: 'We e-mailed you a code: send it with POST /user/mfa/recovery' }, 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/user/mfa/recovery', operationId: 'startFactorRecovery', tags, security,
+    summary: 'Start removing the second factor: it goes 72 hours later unless cancelled',
+    description: 'With the e-mailed code. From then on every session of yours is told when the factors go (GET /user/mfa, each ' +
+      'new session\'s mfa.recovery); from a session that proved the factor you may cancel (DELETE /user/mfa/recovery). After 72 ' +
+      'hours, POST /user/mfa/recovery/complete removes them. Asking again keeps the first wait.',
+    middleware: [requireUser] as const,
+    request: body(z.object({ code: Code })),
+    responses: {
+      202: json(Recovery, 'Started'),
+      ...errorResponses({ 400: 'Wrong or expired code', 401: 'Not signed in', 409: 'The account has no second factor' }),
+    },
+  }), async (c) => {
+    const { deps, caller, clientIp } = c.var;
+    const profile = await ownProfile(deps, caller);
+    const proof = await verifyCode(deps, 'magiclink', profile.email, c.req.valid('json').code, clientIp);
+    // The code signed in a short-lived session of its own: it proved the mailbox, nothing more is kept of it.
+    await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
+    if (proof.user.id !== profile.id) throw invalidCode();
+    const [row] = await queryAs(deps, server, sql`select private.start_factor_recovery(${profile.id}) as recovery`);
+    return c.json(row.recovery, 202);
+  })
+  .openapi(createRoute({
+    method: 'delete', path: '/user/mfa/recovery', operationId: 'cancelFactorRecovery', tags, security,
+    summary: 'Cancel a pending removal of the second factor (from an aal2 session)',
+    description: 'Whoever still has the authenticator is the owner: from a session that proved it, this ends a recovery someone ' +
+      'started with your password and mailbox.',
+    middleware: [requireUser] as const,
+    responses: {
+      200: json(z.object({ cancelled: z.literal(true) }), 'Cancelled'),
+      ...errorResponses({ 401: 'Not signed in', 403: 'Needs an aal2 session', 404: 'No pending recovery' }),
+    },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'cancel_factor_recovery', {}), 200))
+  .openapi(createRoute({
+    method: 'post', path: '/user/mfa/recovery/complete', operationId: 'completeFactorRecovery', tags, security,
+    summary: 'Once the wait is over, remove the second factors',
+    description: 'After the 72 hours of a recovery: your factors are removed, and your account signs in with its password alone. ' +
+      'Before that, 409 recovery_pending says when.',
+    middleware: [requireUser] as const,
+    responses: {
+      200: json(z.object({ removed: z.number().int() }), 'Removed'),
+      ...errorResponses({ 401: 'Not signed in', 404: 'No pending recovery', 409: 'The wait is not over' }),
+    },
+  }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'complete_factor_recovery', {}), 200))
   .openapi(createRoute({
     method: 'delete', path: '/user/mfa/{factorId}', operationId: 'removeFactor', tags, security, summary: 'Remove a second factor',
     description: 'Removes a factor; a verified one only from an aal2 session (Auth refuses otherwise), so a stolen password ' +

@@ -80,6 +80,8 @@ export const SessionSchema = z
           'account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify',
       }),
       factors: z.array(MfaFactorSummary),
+      recovery: z.object({ requested_at: Timestamp, completes_at: Timestamp }).nullable()
+        .openapi({ description: 'A pending removal of the factors, started with an e-mailed code: when they go, unless cancelled' }),
     }),
   })
   .openapi('Session');
