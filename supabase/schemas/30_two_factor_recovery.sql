@@ -17,6 +17,20 @@ comment on column private.factor_recoveries.user_id is 'The account.';
 comment on column private.factor_recoveries.requested_at is 'When the e-mailed code was confirmed.';
 comment on column private.factor_recoveries.completes_at is 'When the factors may be removed (72 hours later).';
 
+-- An account's pending recovery as the API shows it: when it was asked for, when the factors go; null when none.
+create function private.recovery_of(p_user uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
+  from private.factor_recoveries r where r.user_id = p_user
+$$;
+revoke execute on function private.recovery_of(uuid) from public;
+comment on function private.recovery_of(uuid) is 'An account''s pending recovery of its second factors, as JSON; null when none.';
+
 -- Starts a recovery for p_user, once the facade has verified the code e-mailed to the account: so only the
 -- facade's server role may call it (a client calling it directly would skip the e-mail). Asking again keeps
 -- the first wait.
@@ -33,8 +47,7 @@ begin
   end if;
   insert into private.factor_recoveries (user_id, completes_at) values (p_user, now() + interval '72 hours')
   on conflict (user_id) do nothing;
-  return (select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
-          from private.factor_recoveries r where r.user_id = p_user);
+  return private.recovery_of(p_user);
 end;
 $$;
 revoke execute on function private.start_factor_recovery(uuid) from public;
@@ -50,11 +63,8 @@ stable
 security definer
 set search_path = ''
 as $$
-declare
-  v_me uuid := private.require_uid();
 begin
-  return (select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
-          from private.factor_recoveries r where r.user_id = v_me);
+  return private.recovery_of(private.require_uid());
 end;
 $$;
 revoke execute on function public.factor_recovery() from public;

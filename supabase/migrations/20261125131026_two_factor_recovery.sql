@@ -17,6 +17,19 @@ CREATE TABLE "private"."factor_recoveries" (
 ALTER TABLE "private"."factor_recoveries"
   ENABLE ROW LEVEL SECURITY;
 
+CREATE OR REPLACE FUNCTION private.recovery_of (
+  p_user uuid
+)
+  RETURNS jsonb
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+  select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
+  from private.factor_recoveries r where r.user_id = p_user
+$function$;
+
 CREATE OR REPLACE FUNCTION private.start_factor_recovery (
   p_user uuid
 )
@@ -31,8 +44,7 @@ begin
   end if;
   insert into private.factor_recoveries (user_id, completes_at) values (p_user, now() + interval '72 hours')
   on conflict (user_id) do nothing;
-  return (select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
-          from private.factor_recoveries r where r.user_id = p_user);
+  return private.recovery_of(p_user);
 end;
 $function$;
 
@@ -91,11 +103,8 @@ CREATE OR REPLACE FUNCTION public.factor_recovery()
   SECURITY DEFINER
   SET search_path TO ''
   AS $function$
-declare
-  v_me uuid := private.require_uid();
 begin
-  return (select jsonb_build_object('requested_at', r.requested_at, 'completes_at', r.completes_at)
-          from private.factor_recoveries r where r.user_id = v_me);
+  return private.recovery_of(private.require_uid());
 end;
 $function$;
 
@@ -115,6 +124,8 @@ COMMENT ON COLUMN "private"."factor_recoveries"."user_id" IS 'The account.';
 
 COMMENT ON FUNCTION "private"."may_mail_code"(text, text) IS 'Whether a code e-mail of p_kind (signup, recovery, deletion, factor_recovery) may go to p_email now: once a minute per account.';
 
+COMMENT ON FUNCTION "private"."recovery_of"(uuid) IS 'An account''s pending recovery of its second factors, as JSON; null when none.';
+
 COMMENT ON FUNCTION "private"."start_factor_recovery"(uuid) IS 'Starts the 72-hour recovery of an account''s second factors (the facade calls it once the e-mailed code is verified).';
 
 COMMENT ON FUNCTION "public"."cancel_factor_recovery"() IS 'Cancels the caller''s pending recovery of their second factors (needs an aal2 session).';
@@ -124,6 +135,12 @@ COMMENT ON FUNCTION "public"."complete_factor_recovery"() IS 'Once the 72-hour w
 COMMENT ON FUNCTION "public"."factor_recovery"() IS 'The caller''s pending recovery of their second factors (when asked, when they go), or null.';
 
 COMMENT ON TABLE "private"."factor_recoveries" IS 'Pending removals of an account''s second factors, asked for with an e-mailed code: they go at completes_at unless cancelled.';
+
+REVOKE ALL ON FUNCTION "private"."recovery_of"(uuid) FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION "private"."recovery_of"(uuid) FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."recovery_of"(uuid) TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."start_factor_recovery"(uuid) FROM PUBLIC;
 
