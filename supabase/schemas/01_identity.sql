@@ -40,6 +40,45 @@ alter table private.admins enable row level security;
 
 comment on table private.admins is 'Users with admin rights. Effective and revocable at once.';
 
+-- Acts that could lock a person out of their account, and an admin's powers, need proof of the second factor
+-- once the account has one: a session whose token says aal2 (Supabase Auth's MFA verify step; docs/PRODUCT.md,
+-- "Two-factor"). Security definer: auth.mfa_factors is Auth's, not the caller's to read.
+create function private.second_factor_proved()
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  return (auth.jwt() ->> 'aal') = 'aal2'
+    or not exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified');
+end;
+$$;
+revoke execute on function private.second_factor_proved() from public;
+grant execute on function private.second_factor_proved() to anon, authenticated, service_role;
+comment on function private.second_factor_proved() is
+  'Whether the caller''s session proved their second factor (aal2), or they have none.';
+
+create function private.require_aal2()
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not private.second_factor_proved() then
+    perform private.fail(403, 'second_factor_required',
+      'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
+  end if;
+end;
+$$;
+revoke execute on function private.require_aal2() from public;
+grant execute on function private.require_aal2() to authenticated, service_role;
+comment on function private.require_aal2() is 'Raises 403 second_factor_required when the caller has a verified second factor and the session has not proved it.';
+
+-- An admin's powers (every policy and function that asks this) need the second factor proved, once the admin
+-- has one: an aal1 session of such an admin reads and acts as the user they also are.
 create function private.is_admin()
 returns boolean
 language plpgsql
@@ -48,12 +87,12 @@ security definer
 set search_path = ''
 as $$
 begin
-  return exists (select 1 from private.admins a where a.user_id = private.uid());
+  return exists (select 1 from private.admins a where a.user_id = private.uid()) and private.second_factor_proved();
 end;
 $$;
 revoke execute on function private.is_admin() from public;
 grant execute on function private.is_admin() to anon, authenticated, service_role;
-comment on function private.is_admin() is 'Whether the caller (private.uid()) is an admin.';
+comment on function private.is_admin() is 'Whether the caller (private.uid()) is an admin, with their second factor proved if they have one.';
 
 -- Raises one of the errors of supabase/ERRORS.md: SQLSTATE PT<status>, the stable code in HINT.
 create function private.fail(p_status integer, p_code text, p_message text)
@@ -90,39 +129,19 @@ revoke execute on function private.require_uid() from public;
 grant execute on function private.require_uid() to anon, authenticated, service_role;
 comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none.';
 
--- Acts that could lock a person out of their account, and every admin act, need proof of the second factor once
--- the account has one: a session whose token says aal2 (Supabase Auth's MFA verify step; docs/PRODUCT.md,
--- "Two-factor").
--- Security definer: auth.mfa_factors is Auth's, not the caller's to read.
-create function private.require_aal2()
-returns void
+-- Security definer: it asks private.admins, which no caller reads, whether the caller is an admin at all, so
+-- that an admin who has not proved the second factor is told so rather than taken for a non-admin.
+create function private.require_admin()
+returns uuid
 language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-begin
-  if (auth.jwt() ->> 'aal') is distinct from 'aal2'
-     and exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified') then
-    perform private.fail(403, 'second_factor_required',
-      'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
-  end if;
-end;
-$$;
-revoke execute on function private.require_aal2() from public;
-grant execute on function private.require_aal2() to authenticated, service_role;
-comment on function private.require_aal2() is 'Raises 403 second_factor_required when the caller has a verified second factor and the session has not proved it.';
-
-create function private.require_admin()
-returns uuid
-language plpgsql
-stable
-set search_path = ''
-as $$
 declare
   v_uid uuid := private.require_uid();
 begin
-  if not private.is_admin() then
+  if not exists (select 1 from private.admins a where a.user_id = v_uid) then
     -- Admin paths exist for everyone to see, so this 403 leaks nothing.
     perform private.fail(403, 'admin_only', 'Only admins may do this');
   end if;

@@ -75,7 +75,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect((await logIn(owner)).mfa).toMatchObject({ step_up_required: false, factors: [] });
   });
 
-  it("an admin with a second factor acts only from an aal2 session; an admin without one as before", async () => {
+  it("an admin with a second factor acts and sees as one only from an aal2 session; an admin without one as before", async () => {
     const [guarded, plain] = await Promise.all([createAccount('guarded'), createAccount('plain')]);
     await Promise.all([makeAdmin(guarded), makeAdmin(plain)]);
     const { aal2 } = await withFactor(guarded);
@@ -83,6 +83,12 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     expect((await api('GET', '/admin/bans', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/admin/bans', { token: plain.accessToken })).status).toBe(200);
+
+    // Its powers in the policies too: at aal1 it reads as the user it also is, at aal2 as an admin.
+    const writer = await createAccount('writer');
+    const secret = (await api('POST', '/post/create', { token: writer.accessToken, json: { body: 'only me', privacy: 'private' } })).body.id;
+    expect((await api('GET', `/post/${secret}`, { token: aal1 })).status).toBe(404);
+    expect((await api('GET', `/post/${secret}`, { token: aal2 })).status).toBe(200);
   });
 
   it('a lost authenticator: an e-mailed code starts a 72-hour wait that every session is told of and the owner may cancel; then the factors go', async () => {
