@@ -454,7 +454,7 @@ isOneToOne: false
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "feed":
-{ Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number }; Returns: Json
+{ Args: { "p_cursor"?: string,"p_day"?: string,"p_limit"?: number,"p_newer_than"?: string }; Returns: Json
                            },
 "follow":
 { Args: { "p_follow"?: boolean,"p_username": string }; Returns: Json
@@ -496,10 +496,10 @@ isOneToOne: false
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
 "notifications":
-{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_unread"?: boolean }; Returns: Json
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_newer_than"?: string,"p_unread"?: boolean }; Returns: Json
                            },
 "post_comments":
-{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_post_id": string }; Returns: Json
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_newer_than"?: string,"p_post_id": string }; Returns: Json
                            },
 "post_likes":
 { Args: { "p_cursor"?: string,"p_limit"?: number,"p_post_id": string }; Returns: Json
@@ -541,7 +541,7 @@ isOneToOne: false
 { Args: { "p_changes": Json }; Returns: Json
                            },
 "user_posts":
-{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_username": string }; Returns: Json
+{ Args: { "p_cursor"?: string,"p_limit"?: number,"p_newer_than"?: string,"p_username": string }; Returns: Json
                            }
           }
           Enums: {

@@ -231,6 +231,31 @@ grant execute on function private.decode_cursor(text) to anon, authenticated, se
 comment on function private.decode_cursor(text) is
   'The (at, id) a cursor names; (infinity, the greatest uuid) for a null cursor; 400 for one this API did not make.';
 
+-- The lower bound of a newer-than read (docs/PRODUCT.md, "Lists"): the rows above the cursor of the newest row a
+-- client holds, `(time, id) > (at, id)`; without one, below every row.
+create function private.decode_newer_than(p_cursor text, out at timestamptz, out id uuid)
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_point record;
+begin
+  if p_cursor is null then
+    at := '-infinity';
+    id := '00000000-0000-0000-0000-000000000000';
+    return;
+  end if;
+  v_point := private.decode_cursor(p_cursor);
+  at := v_point.at;
+  id := v_point.id;
+end;
+$$;
+revoke execute on function private.decode_newer_than(text) from public;
+grant execute on function private.decode_newer_than(text) to anon, authenticated, service_role;
+comment on function private.decode_newer_than(text) is
+  'The (time, id) a newer-than read starts above; below every row when p_cursor is null; 400 for a cursor this API did not make.';
+
 -- A search page's cursor names its last row by (rank, id); ranks are real numbers, written exactly as text.
 create function private.encode_rank_cursor(p_rank real, p_id uuid)
 returns text

@@ -163,7 +163,8 @@ comment on function private.comment_item(uuid) is 'A comment the caller may see,
 
 -- One page of a list: `p_rows` holds up to limit + 1 entries {at, id, item} (or {rank, id, item} for a
 -- search) in list order; the extra one only says that another page exists, whose cursor names the page's
--- last entry.
+-- last entry. A list in time order also names its first entry (newer_cursor), for a later read of what is
+-- newer than it (docs/PRODUCT.md, "Lists").
 create function private.to_page(p_rows jsonb, p_limit integer)
 returns jsonb
 language sql
@@ -171,6 +172,8 @@ immutable
 set search_path = ''
 as $$
   select jsonb_build_object(
+    'newer_cursor', case when p_rows -> 0 ? 'at' then
+      private.encode_cursor((p_rows -> 0 ->> 'at')::timestamptz, (p_rows -> 0 ->> 'id')::uuid) end,
     'items', coalesce(
       (select jsonb_agg(r.value -> 'item' order by r.ordinality)
        from jsonb_array_elements(p_rows) with ordinality r
@@ -185,7 +188,7 @@ $$;
 revoke execute on function private.to_page(jsonb, integer) from public;
 grant execute on function private.to_page(jsonb, integer) to anon, authenticated, service_role;
 comment on function private.to_page(jsonb, integer) is
-  'A page {items, next_cursor} from up to limit + 1 entries {at, id, item} or {rank, id, item}.';
+  'A page {items, next_cursor, newer_cursor} from up to limit + 1 entries {at, id, item} or {rank, id, item}.';
 
 -- Lookups: a username, post or comment the caller may see, or 404.
 create function private.find_user(p_username text)

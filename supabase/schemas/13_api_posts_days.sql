@@ -113,7 +113,7 @@ comment on function public.delete_post(uuid) is 'Delete the caller''s post with 
 
 -- A page of posts of one author, optionally of one day, newest first: one query per case, each served by
 -- its index (posts_author_idx, posts_author_day_idx) in list order.
-create function private.posts_page(p_author uuid, p_day date, p_cursor text, p_limit integer)
+create function private.posts_page(p_author uuid, p_day date, p_cursor text, p_limit integer, p_newer_than text default null)
 returns jsonb
 language plpgsql
 stable
@@ -122,6 +122,7 @@ as $$
 declare
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
+  v_newer record := private.decode_newer_than(p_newer_than);
   v_rows jsonb;
 begin
   if p_day is null then
@@ -131,6 +132,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.post_items i
       where i.author_id = p_author and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -141,6 +143,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.post_items i
       where i.author_id = p_author and i.day = p_day and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -148,12 +151,13 @@ begin
   return private.to_page(v_rows, v_limit);
 end;
 $$;
-revoke execute on function private.posts_page(uuid, date, text, integer) from public;
-grant execute on function private.posts_page(uuid, date, text, integer) to anon, authenticated, service_role;
-comment on function private.posts_page(uuid, date, text, integer) is
-  'A page of an author''s posts the caller may see (of one day when p_day is given), newest first.';
+revoke execute on function private.posts_page(uuid, date, text, integer, text) from public;
+grant execute on function private.posts_page(uuid, date, text, integer, text) to anon, authenticated, service_role;
+comment on function private.posts_page(uuid, date, text, integer, text) is
+  'A page of an author''s posts the caller may see (of one day when p_day is given; newer than p_newer_than when given), newest first.';
 
-create function public.user_posts(p_username text, p_cursor text default null, p_limit integer default null)
+create function public.user_posts(p_username text, p_cursor text default null, p_limit integer default null,
+  p_newer_than text default null)
 returns jsonb
 language plpgsql
 stable
@@ -163,12 +167,12 @@ declare
   v_owner public.profiles := private.find_user(p_username);
 begin
   perform private.require_activity_visible(v_owner);
-  return private.posts_page(v_owner.id, null, p_cursor, p_limit);
+  return private.posts_page(v_owner.id, null, p_cursor, p_limit, p_newer_than);
 end;
 $$;
-revoke execute on function public.user_posts(text, text, integer) from public;
-grant execute on function public.user_posts(text, text, integer) to anon, authenticated, service_role;
-comment on function public.user_posts(text, text, integer) is 'A user''s posts the caller may see, newest first.';
+revoke execute on function public.user_posts(text, text, integer, text) from public;
+grant execute on function public.user_posts(text, text, integer, text) to anon, authenticated, service_role;
+comment on function public.user_posts(text, text, integer, text) is 'A user''s posts the caller may see, newest first (newer than p_newer_than when given).';
 
 -- The caller's own day when no username is given.
 create function public.posts_by_day(

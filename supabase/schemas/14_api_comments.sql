@@ -69,7 +69,7 @@ comment on function public.get_comment(uuid) is 'A visible comment; 404 otherwis
 
 -- Top-level comments of a post (p_parent null) or replies to a comment, newest first: one query per case,
 -- each served by its index (comments_post_idx, comments_parent_idx) in list order.
-create function private.comments_page(p_post_id uuid, p_parent_id uuid, p_cursor text, p_limit integer)
+create function private.comments_page(p_post_id uuid, p_parent_id uuid, p_cursor text, p_limit integer, p_newer_than text default null)
 returns jsonb
 language plpgsql
 stable
@@ -78,6 +78,7 @@ as $$
 declare
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
+  v_newer record := private.decode_newer_than(p_newer_than);
   v_rows jsonb;
 begin
   if p_parent_id is null then
@@ -87,6 +88,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.comment_items i
       where i.post_id = p_post_id and i.parent_id is null and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -97,6 +99,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.comment_items i
       where i.parent_id = p_parent_id and i.post_id = p_post_id and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -104,22 +107,24 @@ begin
   return private.to_page(v_rows, v_limit);
 end;
 $$;
-revoke execute on function private.comments_page(uuid, uuid, text, integer) from public;
-grant execute on function private.comments_page(uuid, uuid, text, integer) to anon, authenticated, service_role;
-comment on function private.comments_page(uuid, uuid, text, integer) is
-  'A page of a post''s top-level comments (p_parent_id null) or of a comment''s replies, newest first.';
+revoke execute on function private.comments_page(uuid, uuid, text, integer, text) from public;
+grant execute on function private.comments_page(uuid, uuid, text, integer, text) to anon, authenticated, service_role;
+comment on function private.comments_page(uuid, uuid, text, integer, text) is
+  'A page of a post''s top-level comments (p_parent_id null) or of a comment''s replies, newest first (newer than p_newer_than when given).';
 
-create function public.post_comments(p_post_id uuid, p_cursor text default null, p_limit integer default null)
+create function public.post_comments(p_post_id uuid, p_cursor text default null, p_limit integer default null,
+  p_newer_than text default null)
 returns jsonb
 language sql
 stable
 set search_path = ''
 as $$
-  select private.comments_page((private.find_post(p_post_id)).id, null, p_cursor, p_limit)
+  select private.comments_page((private.find_post(p_post_id)).id, null, p_cursor, p_limit, p_newer_than)
 $$;
-revoke execute on function public.post_comments(uuid, text, integer) from public;
-grant execute on function public.post_comments(uuid, text, integer) to anon, authenticated, service_role;
-comment on function public.post_comments(uuid, text, integer) is 'Top-level comments of a visible post by visible authors, newest first.';
+revoke execute on function public.post_comments(uuid, text, integer, text) from public;
+grant execute on function public.post_comments(uuid, text, integer, text) to anon, authenticated, service_role;
+comment on function public.post_comments(uuid, text, integer, text) is
+  'Top-level comments of a visible post by visible authors, newest first (newer than p_newer_than when given).';
 
 create function public.comment_replies(p_comment_id uuid, p_cursor text default null, p_limit integer default null)
 returns jsonb

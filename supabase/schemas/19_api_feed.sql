@@ -15,7 +15,8 @@
 --     CASE is decided when the query is planned, since v_walk is a constant of the custom plan.
 -- With a day, the created_at window around it (the day in any time zone, UTC-12 to UTC+14) lets the walk
 -- start at that day instead of today.
-create function public.feed(p_day date default null, p_cursor text default null, p_limit integer default null)
+create function public.feed(p_day date default null, p_cursor text default null, p_limit integer default null,
+  p_newer_than text default null)
 returns jsonb
 language plpgsql
 stable
@@ -26,6 +27,7 @@ declare
   v_me uuid := private.require_uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
+  v_newer record := private.decode_newer_than(p_newer_than);
   -- Muted accounts' posts leave the feed (28_mutes.sql), whoever else sees them.
   v_authors uuid[] := array(select private.accounts_i_follow() except select private.accounts_i_mute()) || v_me;
   v_walk boolean := cardinality(v_authors) > 100;
@@ -37,7 +39,7 @@ begin
   from (
     select i.created_at, i.id, i.item from private.post_items i
     where case when v_walk then (i.author_id = any (v_authors)) is true else i.author_id = any (v_authors) end
-      and (i.created_at, i.id) < (v_after.at, v_after.id)
+      and (i.created_at, i.id) < (v_after.at, v_after.id) and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       and (p_day is null
         or i.day = p_day
            and i.created_at >= p_day::timestamp at time zone 'UTC' - interval '14 hours'
@@ -48,7 +50,7 @@ begin
   return private.to_page(v_rows, v_limit);
 end;
 $$;
-revoke execute on function public.feed(date, text, integer) from public;
-grant execute on function public.feed(date, text, integer) to authenticated, service_role;
-comment on function public.feed(date, text, integer) is
-  'The caller''s home feed: posts they may see by the accounts they follow and their own, newest first (of one day when p_day is given).';
+revoke execute on function public.feed(date, text, integer, text) from public;
+grant execute on function public.feed(date, text, integer, text) to authenticated, service_role;
+comment on function public.feed(date, text, integer, text) is
+  'The caller''s home feed: posts they may see by the accounts they follow (but mute not) and their own, newest first (of one day when p_day is given; newer than p_newer_than when given).';

@@ -306,7 +306,8 @@ comment on view private.notification_items is
 
 -- The caller's notifications, newest first, all or unread only: one query per case, each served by its
 -- index (notifications_recipient_idx, notifications_unread_idx) in list order.
-create function public.notifications(p_unread boolean default false, p_cursor text default null, p_limit integer default null)
+create function public.notifications(p_unread boolean default false, p_cursor text default null, p_limit integer default null,
+  p_newer_than text default null)
 returns jsonb
 language plpgsql
 stable
@@ -316,6 +317,7 @@ declare
   v_me uuid := private.require_uid();
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
+  v_newer record := private.decode_newer_than(p_newer_than);
   v_rows jsonb;
 begin
   if coalesce(p_unread, false) then
@@ -325,6 +327,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.notification_items i
       where i.recipient_id = v_me and i.read_at is null and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -335,6 +338,7 @@ begin
     from (
       select i.created_at, i.id, i.item from private.notification_items i
       where i.recipient_id = v_me and (i.created_at, i.id) < (v_after.at, v_after.id)
+        and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
@@ -342,10 +346,10 @@ begin
   return private.to_page(v_rows, v_limit);
 end;
 $$;
-revoke execute on function public.notifications(boolean, text, integer) from public;
-grant execute on function public.notifications(boolean, text, integer) to authenticated, service_role;
-comment on function public.notifications(boolean, text, integer) is
-  'The caller''s notifications (p_unread: unread only), newest first.';
+revoke execute on function public.notifications(boolean, text, integer, text) from public;
+grant execute on function public.notifications(boolean, text, integer, text) to authenticated, service_role;
+comment on function public.notifications(boolean, text, integer, text) is
+  'The caller''s notifications (p_unread: unread only), newest first (newer than p_newer_than when given).';
 
 create function private.unread_notifications()
 returns integer

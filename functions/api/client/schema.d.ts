@@ -1798,7 +1798,10 @@ export interface components {
                  */
                 liked_at: string;
             })[];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         Report: {
             /** Format: uuid */
@@ -1836,7 +1839,10 @@ export interface components {
         };
         CommentPage: {
             items: components["schemas"]["Comment"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         CommentLikerPage: {
             items: (components["schemas"]["Author"] & {
@@ -1846,11 +1852,17 @@ export interface components {
                  */
                 liked_at: string;
             })[];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         ReportGroupPage: {
             items: components["schemas"]["ReportGroup"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         ReportGroup: {
             /** @enum {string} */
@@ -1877,7 +1889,10 @@ export interface components {
         };
         BanPage: {
             items: components["schemas"]["Ban"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         Ban: {
             /** @enum {string} */
@@ -1900,7 +1915,10 @@ export interface components {
         };
         BanHistoryPage: {
             items: components["schemas"]["BanHistoryEntry"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         BanHistoryEntry: {
             /** Format: uuid */
@@ -1926,11 +1944,17 @@ export interface components {
         };
         PostPage: {
             items: components["schemas"]["Post"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         NotificationPage: {
             items: components["schemas"]["Notification"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         Notification: {
             /** Format: uuid */
@@ -1963,11 +1987,17 @@ export interface components {
         };
         ProfileSearchPage: {
             items: components["schemas"]["Profile"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         ProfilePage: {
             items: components["schemas"]["ListedProfile"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         ListedProfile: components["schemas"]["Profile"] & {
             since: string;
@@ -1976,11 +2006,17 @@ export interface components {
             items: (components["schemas"]["Author"] & {
                 since: string;
             })[];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         MutePage: {
             items: components["schemas"]["MutedAccount"][];
+            /** @description Pass as ?cursor= for the next (older) page; null on the last */
             next_cursor: string | null;
+            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            newer_cursor: string | null;
         };
         MutedAccount: components["schemas"]["Author"] & {
             notifications_only: boolean;
@@ -5515,6 +5551,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
+                /** @description A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual) */
+                newer_than?: string;
             };
             header?: never;
             path: {
@@ -7313,6 +7351,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
+                /** @description A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual) */
+                newer_than?: string;
                 date?: string;
             };
             header?: never;
@@ -7392,6 +7432,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
+                /** @description A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual) */
+                newer_than?: string;
                 /** @description Only unread ones */
                 unread?: "true" | "false";
             };
@@ -9339,6 +9381,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
+                /** @description A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual) */
+                newer_than?: string;
             };
             header?: never;
             path: {

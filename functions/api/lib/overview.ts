@@ -11,8 +11,11 @@ deleted account's token is refused at once with 401 and \`WWW-Authenticate\`. Ro
 also answer anonymous callers, who see only what is public.
 
 **Lists** are pages, newest (or best) first: \`?limit=\` 1 to 100 (20 by default); a page is
-\`{ "items": [...], "next_cursor": "…" | null }\`; ask for the next one with \`?cursor=<next_cursor>\`. Cursors are
-opaque and stay valid while items are added.
+\`{ "items": [...], "next_cursor": "…" | null, "newer_cursor": "…" | null }\`; ask for the next one with
+\`?cursor=<next_cursor>\`. Cursors are opaque and stay valid while items are added. To refresh what it shows, a
+client sends the \`newer_cursor\` of its first page back as \`?newer_than=\` (the feed, a user's posts, a post's
+comments, the notifications): it gets only what came since, newest first, and pages down with \`?cursor=\` as
+usual until \`next_cursor\` is null.
 
 **Errors** all have one shape: \`{ "error": { "code", "message", "details"?, "request_id" } }\`. \`code\` is
 stable (the full table: supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not

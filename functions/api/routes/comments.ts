@@ -5,7 +5,7 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, ReportSchema, Timestamp } from './schemas.ts';
+import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, RefreshablePageQuery, ReportSchema, Timestamp } from './schemas.ts';
 
 const tags = ['comments'];
 const security = [{ bearerAuth: [] }];
@@ -27,11 +27,13 @@ export const comments = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/post/{postId}/comments', operationId: 'listComments', description: "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.", tags, summary: "A post's comments (not replies), newest first",
-    security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: PostIdParam, query: RefreshablePageQuery },
     responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
   }), async (c) => {
-    const { cursor, limit } = c.req.valid('query');
-    return c.json(await rpc(c.var.deps, c.var.caller, 'post_comments', { p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit }), 200);
+    const { cursor, limit, newer_than: newerThan } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'post_comments', {
+      p_post_id: c.req.valid('param').postId, p_cursor: cursor, p_limit: limit, p_newer_than: newerThan,
+    }), 200);
   })
   .openapi(createRoute({
     method: 'get', path: '/post/comment/{commentId}', operationId: 'getComment', description: "A comment you may see, with its counts and whether you liked it. 404 when you may not see it or its post.", tags, summary: 'A comment',

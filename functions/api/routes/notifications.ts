@@ -4,7 +4,7 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, json, PageQuery, pageOf, Timestamp } from './schemas.ts';
+import { AuthorSchema, json, pageOf, RefreshablePageQuery, Timestamp } from './schemas.ts';
 
 const tags = ['notifications'];
 const security = [{ bearerAuth: [] }];
@@ -28,14 +28,16 @@ export const notifications = createRouter()
     method: 'get', path: '/notifications', operationId: 'listNotifications', description: "What others did that concerns you (follows, requests, likes, comments, replies, mentions), newest first; ?unread=true for the unread ones. None for your own acts, none across a block, none whose actor or subject you may no longer see.", tags, security,
     summary: 'Your notifications, newest first (unread only with ?unread=true)',
     middleware: [requireUser] as const,
-    request: { query: PageQuery.extend({ unread: z.enum(['true', 'false']).optional().openapi({ description: 'Only unread ones' }) }) },
+    request: { query: RefreshablePageQuery.extend({ unread: z.enum(['true', 'false']).optional().openapi({ description: 'Only unread ones' }) }) },
     responses: {
       200: json(pageOf(NotificationSchema, 'NotificationPage'), 'A page of notifications'),
       ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
     },
   }), async (c) => {
-    const { unread, cursor, limit } = c.req.valid('query');
-    return c.json(await rpc(c.var.deps, c.var.caller, 'notifications', { p_unread: unread === 'true', p_cursor: cursor, p_limit: limit }), 200);
+    const { unread, cursor, limit, newer_than: newerThan } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'notifications', {
+      p_unread: unread === 'true', p_cursor: cursor, p_limit: limit, p_newer_than: newerThan,
+    }), 200);
   })
   .openapi(createRoute({
     method: 'post', path: '/notifications/read', operationId: 'readNotifications', description: "Marks your notifications read: all of them, or those up to and including one (until: its id); answers how many were marked and how many stay unread.", tags, security,

@@ -128,7 +128,13 @@ export const CommentSchema = z
 
 /** One page of a list: pass next_cursor back as `cursor` for the next page; null on the last. */
 export function pageOf<T extends z.ZodType>(item: T, name: string) {
-  return z.object({ items: z.array(item), next_cursor: z.string().nullable() }).openapi(name);
+  return z.object({
+    items: z.array(item),
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as ?cursor= for the next (older) page; null on the last' }),
+    newer_cursor: z.string().nullable().openapi({
+      description: 'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search',
+    }),
+  }).openapi(name);
 }
 
 export const PostPage = pageOf(PostSchema, 'PostPage');
@@ -136,6 +142,13 @@ export const PostPage = pageOf(PostSchema, 'PostPage');
 export const PageQuery = z.object({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100' }),
+});
+
+/** A list a client keeps on screen and refreshes: it may ask only for what is newer than what it shows. */
+export const RefreshablePageQuery = PageQuery.extend({
+  newer_than: z.string().max(200).optional().openapi({
+    description: 'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual)',
+  }),
 });
 
 export const UsernameParam = z.object({ username: Username.openapi({ param: { name: 'username', in: 'path' } }) });

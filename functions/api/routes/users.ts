@@ -6,7 +6,7 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, ReportSchema, Timestamp, Username, UsernameParam } from './schemas.ts';
+import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, RefreshablePageQuery, ReportSchema, Timestamp, Username, UsernameParam } from './schemas.ts';
 
 const tags = ['users'];
 const security = [{ bearerAuth: [] }];
@@ -211,9 +211,11 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/{username}/posts', operationId: 'listUserPosts', description: "A user's posts that you may see, newest first. A private account's: 403 private_account unless you follow it.", tags, summary: "A user's posts you may see, newest first",
-    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: PageQuery },
+    security: optionalAuth, middleware: [optionalUser] as const, request: { params: UsernameParam, query: RefreshablePageQuery },
     responses: { 200: json(PostPage, 'A page of posts'), ...listErrors },
   }), async (c) => {
-    const { cursor, limit } = c.req.valid('query');
-    return c.json(await rpc(c.var.deps, c.var.caller, 'user_posts', { p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit }), 200);
+    const { cursor, limit, newer_than: newerThan } = c.req.valid('query');
+    return c.json(await rpc(c.var.deps, c.var.caller, 'user_posts', {
+      p_username: c.req.valid('param').username, p_cursor: cursor, p_limit: limit, p_newer_than: newerThan,
+    }), 200);
   });
