@@ -11,6 +11,7 @@
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
 //   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
 import { existsSync } from 'node:fs';
+import postgres from 'postgres';
 import { join } from 'node:path';
 import { ensureChromiumInstalled } from './chromium.ts';
 import { type Profile, profile, readConfig, repoRoot } from './config.ts';
@@ -24,6 +25,7 @@ import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, sch
 import { type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
+import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
 
 const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
@@ -183,6 +185,20 @@ async function types(): Promise<void> {
   info(`wrote ${typesFile}`);
 }
 
+/** `npm run docs:rpc`: docs/RPC.md from the dev stack's database and the facade's route files. Needs `npm start` running. */
+async function rpcReference(): Promise<void> {
+  const sql = postgres(devDatabaseUrl(), { max: 1, onnotice: () => {} });
+  try {
+    const routesDir = join(repoRoot, 'functions', 'api', 'routes');
+    const sources = await Promise.all([...Deno.readDirSync(routesDir)].map((entry) => Deno.readTextFile(join(routesDir, entry.name))));
+    const file = join(repoRoot, 'docs', 'RPC.md');
+    await Deno.writeTextFile(file, renderRpcReference(await apiFunctions(sql), routesByFunction(sources)));
+    info(`wrote ${file}`);
+  } finally {
+    await sql.end();
+  }
+}
+
 /**
  * `npm run db:diff -- <name>`: what supabase/schemas/ changes against supabase/migrations/, written as a new
  * migration to review (a diff cannot see data: add the backfills it needs by hand). Needs `npm start` running.
@@ -247,10 +263,11 @@ try {
   else if (command === 'bench:compare') await compareReports(rest);
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
+  else if (command === 'docs:rpc') await rpcReference();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, docs:rpc, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();
