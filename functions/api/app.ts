@@ -9,7 +9,7 @@ import { createAuthApi } from './lib/auth-api.ts';
 import { createDatabase } from './lib/db.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
-import { withCommonErrors } from './lib/openapi.ts';
+import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
 import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
@@ -111,11 +111,11 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     bearerFormat: 'JWT',
   });
   app.openapi(openApiRoute, (c) =>
-    c.json(withCommonErrors(app.getOpenAPI31Document({
+    c.json(withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
       servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
-    }))));
+    })))));
   app.route('/', docs);
   // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
   app.route('/', users);

@@ -26,6 +26,7 @@ import { type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
+import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
 
 const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
@@ -199,6 +200,24 @@ async function rpcReference(): Promise<void> {
   }
 }
 
+/** The texts of the files below `dir` (recursively, in name order) whose names end in one of `endings`. */
+function textsOf(dir: string, endings: string[]): string[] {
+  return [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) return textsOf(path, endings);
+    return endings.some((ending) => entry.name.endsWith(ending)) ? [Deno.readTextFileSync(path)] : [];
+  });
+}
+
+/** `npm run error-codes`: functions/api/lib/error-codes.ts from supabase/ERRORS.md (no stack needed). */
+async function errorCodes(): Promise<void> {
+  const documented = documentedCodes(await Deno.readTextFile(join(repoRoot, 'supabase', 'ERRORS.md')));
+  const sources = [...textsOf(join(repoRoot, 'functions', 'api'), ['.ts']), ...textsOf(join(repoRoot, 'supabase', 'schemas'), ['.sql'])];
+  const file = join(repoRoot, 'functions', 'api', 'lib', 'error-codes.ts');
+  await Deno.writeTextFile(file, renderErrorCodes(documented, messagesOf(sources)));
+  info(`wrote ${file}`);
+}
+
 /**
  * `npm run db:diff -- <name>`: what supabase/schemas/ changes against supabase/migrations/, written as a new
  * migration to review (a diff cannot see data: add the backfills it needs by hand). Needs `npm start` running.
@@ -264,10 +283,11 @@ try {
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
+  else if (command === 'error-codes') await errorCodes();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, docs:rpc, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -130,14 +130,19 @@ describe('GET /openapi.json', () => {
         if (operation.requestBody) expected.push('400', '408', '413', '415');
         if (operation.security?.some((scheme) => 'bearerAuth' in scheme)) expected.push('401');
         expect([method, path, expected.filter((status) => !statuses.includes(status))]).toEqual([method, path, []]);
-        // Every error answer is the one envelope (health's 503 is its own report of the services).
+        // Every error answer is the one envelope, naming the codes of its status (health's 503 is its own report of
+        // the services).
         for (const status of statuses.filter((code) => code >= '400' && !(path === '/api/health' && code === '503'))) {
           const answer = operation.responses[status] as { content: { 'application/json': { schema: unknown } } };
           expect([method, path, status, answer.content['application/json'].schema])
-            .toEqual([method, path, status, { $ref: '#/components/schemas/Error' }]);
+            .toEqual([method, path, status, { $ref: `#/components/schemas/Error${status}` }]);
         }
       }
     }
+    // Each status's envelope lists its codes, from supabase/ERRORS.md, with a real example.
+    const notFound = response.body.components.schemas.Error404;
+    expect(notFound.properties.error.properties.code.enum).toEqual(expect.arrayContaining(['post_not_found', 'user_not_found', 'route_not_found']));
+    expect(notFound.example.error).toMatchObject({ code: 'post_not_found', message: 'Post not found' }); // as GET /post/{postId} answers it
     const profile = response.body.paths['/api/{username}'].get;
     expect(profile.security).toEqual([{}, { bearerAuth: [] }]);
     expect(Object.keys(profile.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));

@@ -24,7 +24,15 @@ const identities: Identity[] = ['signed-in', 'anonymous', 'signed-in', 'anonymou
 
 // The document's paths start with the function's name (/api/…), under the function's base URL.
 const functionsBase = stack.functionsUrl.replace(/\/api$/, '');
-const operations = operationsOf((await api('GET', '/openapi.json')).body);
+const served = (await api('GET', '/openapi.json')).body;
+const operations = operationsOf(served);
+
+/** The codes the document lists for this operation's answers of `status` (none listed: undefined). */
+function documentedCodes(operation: Operation, status: number): string[] | undefined {
+  const answer = served.paths[operation.path]?.[operation.method.toLowerCase()]?.responses?.[String(status)];
+  const ref: string | undefined = answer?.content?.['application/json']?.schema?.$ref;
+  return ref ? served.components.schemas[ref.replace('#/components/schemas/', '')]?.properties?.error?.properties?.code?.enum : undefined;
+}
 
 /** A signed-in user of its own for one operation, private, with a pending follow request from `target`, and
  * around it the things path parameters can name: a public post of `target` with a comment and a reply, a post of
@@ -132,8 +140,8 @@ async function send(request: FuzzRequest, headers: Record<string, string>): Prom
   }
 }
 
-/** What is wrong with an answer, if anything. */
-function problemWith(outcome: Outcome): string | undefined {
+/** What is wrong with an answer, if anything: a 5xx, no answer, or a 4xx code off the document. */
+function problemWith(outcome: Outcome, operation: Operation): string | undefined {
   if ('failed' in outcome) return outcome.failed;
   if (outcome.status >= 500) return `answered ${outcome.status}`;
   if (outcome.status < 400) return undefined;
@@ -147,6 +155,10 @@ function problemWith(outcome: Outcome): string | undefined {
   if (typeof body?.error?.code !== 'string' || typeof body.error.message !== 'string') {
     return `answered ${outcome.status} without the error envelope { error: { code, message } }`;
   }
+  // A status the operation's document lists must carry one of the codes listed for it. (A mutated request can
+  // meet another operation, or a body limit an operation without a body does not list: its status is not checked.)
+  const codes = documentedCodes(operation, outcome.status);
+  if (codes && !codes.includes(body.error.code)) return `answered ${outcome.status} ${body.error.code}, a code its document does not list for it`;
   return undefined;
 }
 
@@ -197,7 +209,7 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
         sent += 1;
         const key = 'failed' in outcome ? 'none' : String(outcome.status);
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        const problem = problemWith(outcome);
+        const problem = problemWith(outcome, operation);
         if (problem) {
           const shown = request.identity === 'signed-in' ? { ...headers, Authorization: `Bearer <access token of ${actor.username}>` } : headers;
           failures.push([

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { documentedCodes, messagesOf, renderErrorCodes } from '../../supabase/stack/error-codes.ts';
 import { asRoot } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
@@ -87,27 +88,6 @@ function raisedByFacade(): Raised[] {
   ]);
 }
 
-/** ERRORS.md's tables: each code with the HTTP statuses of its rows, and the Postgres SQLSTATEs' row. */
-function documented() {
-  const codes = new Map<string, Set<number>>();
-  const sqlStates: string[] = [];
-  const tables = readFileSync('supabase/ERRORS.md', 'utf8').split(/\n\s*\n/).filter((block) => block.startsWith('|'));
-  for (const table of tables) {
-    const [header, , ...rows] = table.trim().split('\n').map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
-    const column = (...names: string[]) => header.findIndex((cell) => names.includes(cell.toLowerCase()));
-    const [code, http, sqlState] = [column('code', 'codes'), column('http'), column('sqlstate')];
-    for (const row of rows) {
-      const statuses = (row[http].match(/\d{3}/g) ?? []).map(Number);
-      const rowCodes = [...row[code].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
-      for (const c of rowCodes) codes.set(c, new Set([...(codes.get(c) ?? []), ...statuses]));
-      for (const [, state] of sqlState < 0 ? [] : row[sqlState].matchAll(/`([0-9A-Z]{5})`/g)) {
-        if (!state.startsWith('PT')) sqlStates.push(`${state} ${statuses.join()} ${rowCodes.join()}`);
-      }
-    }
-  }
-  return { codes, sqlStates: sqlStates.sort() };
-}
-
 const undocumented = (raised: Raised[], codes: Map<string, Set<number>>) => [
   ...new Set(raised
     .filter(({ code, status }) => !codes.has(code) || (status !== undefined && !codes.get(code)!.has(status)))
@@ -115,7 +95,8 @@ const undocumented = (raised: Raised[], codes: Map<string, Set<number>>) => [
 ];
 
 describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
-  const { codes, sqlStates } = documented();
+  const errorsMd = readFileSync('supabase/ERRORS.md', 'utf8');
+  const { codes, sqlStates } = documentedCodes(errorsMd);
 
   it('lists every code the SQL functions raise, under its HTTP status', async () => {
     const raised = await raisedBySql();
@@ -144,5 +125,13 @@ describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
       .filter((state) => !state.startsWith('PT'));
     expect(ownStates.length).toBeGreaterThan(0);
     expect(ownStates.filter((state) => !mapped.some((entry) => entry.startsWith(`${state} `)))).toEqual([]);
+  });
+
+  it('is what functions/api/lib/error-codes.ts, and so the OpenAPI document, lists per status (else run `npm run error-codes`)', () => {
+    const texts = (dir: string, ending: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) =>
+        entry.isDirectory() ? texts(join(dir, entry.name), ending) : entry.name.endsWith(ending) ? [readFileSync(join(dir, entry.name), 'utf8')] : []);
+    const expected = renderErrorCodes(documentedCodes(errorsMd), messagesOf([...texts('functions/api', '.ts'), ...texts('supabase/schemas', '.sql')]));
+    expect(readFileSync('functions/api/lib/error-codes.ts', 'utf8')).toBe(expected);
   });
 });

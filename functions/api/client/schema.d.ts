@@ -1429,7 +1429,10 @@ export interface components {
                 code: string;
                 /** @example Post not found */
                 message: string;
-                details?: unknown;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
                 request_id?: string;
             };
         };
@@ -2084,6 +2087,330 @@ export interface components {
                 level: number;
             }[];
         };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_comments" | "too_many_follows" | "too_many_likes" | "too_many_mentions" | "too_many_posts" | "too_many_reports" | "too_many_requests";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "internal_error",
+         *         "message": "Something went wrong on our side; quote the request id",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error500: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "internal_error";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "statement_timeout",
+         *         "message": "…",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error504: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "statement_timeout";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "auth_rejected" | "bad_request" | "cannot_befriend_self" | "cannot_block_self" | "cannot_follow_self" | "cannot_mute_self" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_range" | "invalid_reason" | "invalid_search_type" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "redirect_not_allowed" | "same_password" | "search_too_long" | "search_too_short" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "email_banned" | "email_not_confirmed" | "forbidden" | "history_is_append_only" | "not_author" | "post_banned" | "private_account" | "second_factor_required" | "user_banned";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "request_timeout",
+         *         "message": "The request body did not arrive within … s",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error408: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "request_timeout";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "already_reported",
+         *         "message": "You already reported this; an admin will look at it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "already_banned" | "already_reported" | "cannot_ban_admin" | "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "not_banned" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "payload_too_large",
+         *         "message": "The request body is larger than … bytes",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error413: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "payload_too_large";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "unsupported_media_type",
+         *         "message": "…",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error415: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "unsupported_media_type";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "auth_unavailable",
+         *         "message": "The authentication service cannot be reached or did not answer in time",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error503: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "auth_unavailable" | "database_busy" | "database_not_ready" | "database_unavailable" | "error" | "lock_timeout" | "mail_unavailable" | "service_unavailable";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "unauthorized",
+         *         "message": "Sign in first",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error401: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "invalid_credentials" | "invalid_refresh_token" | "invalid_token" | "unauthorized" | "wrong_password";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        Error404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "comment_not_found" | "factor_not_found" | "limit_not_found" | "not_a_follower" | "not_found" | "notification_not_found" | "post_not_found" | "recovery_not_found" | "report_not_found" | "request_not_found" | "route_not_found" | "session_not_found" | "user_not_found";
+                /** @description For people; may change */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    path?: string;
+                    message?: string;
+                }[];
+                /** @description The X-Request-Id header: quote it in a bug report */
+                request_id?: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -2117,7 +2444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2126,7 +2453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description A service is down */
@@ -2144,7 +2471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2193,7 +2520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The e-mail belongs to a banned account */
@@ -2202,7 +2529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2211,7 +2538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description Username taken, or the e-mail already awaits confirmation */
@@ -2220,7 +2547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2229,7 +2556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2238,7 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many attempts */
@@ -2247,7 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2256,7 +2583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2265,7 +2592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2274,7 +2601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2329,7 +2656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2338,7 +2665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2347,7 +2674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2356,7 +2683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2365,7 +2692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2374,7 +2701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2383,7 +2710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2392,7 +2719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2432,7 +2759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Wrong username, e-mail or password, or a banned account (one answer for all) */
@@ -2441,7 +2768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description E-mail not confirmed (after a correct password) */
@@ -2450,7 +2777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2459,7 +2786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2468,7 +2795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2477,7 +2804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2486,7 +2813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2495,7 +2822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2504,7 +2831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2513,7 +2840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2542,7 +2869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2551,7 +2878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2560,7 +2887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2569,7 +2896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2578,7 +2905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2613,7 +2940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Invalid, used or expired refresh token (a ban ends every session, so its tokens too) */
@@ -2622,7 +2949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2631,7 +2958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2640,7 +2967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2649,7 +2976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2658,7 +2985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2667,7 +2994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2676,7 +3003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2685,7 +3012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2724,7 +3051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2733,7 +3060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2742,7 +3069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2751,7 +3078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2760,7 +3087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2769,7 +3096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2778,7 +3105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2787,7 +3114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2833,7 +3160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2842,7 +3169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2851,7 +3178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2860,7 +3187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2869,7 +3196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2878,7 +3205,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2887,7 +3214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -2896,7 +3223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -2940,7 +3267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2949,7 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -2958,7 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -2967,7 +3294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -2976,7 +3303,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2985,7 +3312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -2994,7 +3321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3003,7 +3330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3032,7 +3359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3041,7 +3368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3050,7 +3377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3059,7 +3386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3068,7 +3395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3097,7 +3424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many codes */
@@ -3106,7 +3433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3115,7 +3442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3124,7 +3451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3133,7 +3460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3169,7 +3496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -3178,7 +3505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3187,7 +3514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -3196,7 +3523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3205,7 +3532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3214,7 +3541,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3223,7 +3550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3232,7 +3559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3241,7 +3568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3295,7 +3622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in, or wrong current password */
@@ -3304,7 +3631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required) */
@@ -3313,7 +3640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3322,7 +3649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description Username taken */
@@ -3331,7 +3658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -3340,7 +3667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3349,7 +3676,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3358,7 +3685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3367,7 +3694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3376,7 +3703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3385,7 +3712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3421,7 +3748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -3430,7 +3757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description An account with a second factor is deleted from an aal2 session only (second_factor_required) */
@@ -3439,7 +3766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3448,7 +3775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -3457,7 +3784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3466,7 +3793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3475,7 +3802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3484,7 +3811,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3493,7 +3820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3502,7 +3829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3533,7 +3860,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3542,7 +3869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3551,7 +3878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3560,7 +3887,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3569,7 +3896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3600,7 +3927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3609,7 +3936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3618,7 +3945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3627,7 +3954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3636,7 +3963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3667,7 +3994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -3676,7 +4003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Needs a session stepped up with your second factor */
@@ -3685,7 +4012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such session of yours */
@@ -3694,7 +4021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3703,7 +4030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3712,7 +4039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3721,7 +4048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3730,7 +4057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3759,7 +4086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Needs a session stepped up with your second factor */
@@ -3768,7 +4095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3777,7 +4104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3786,7 +4113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3795,7 +4122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3804,7 +4131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3838,7 +4165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3847,7 +4174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3856,7 +4183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3865,7 +4192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -3874,7 +4201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -3919,7 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -3928,7 +4255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3937,7 +4264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A factor with this name exists, or as many as allowed */
@@ -3946,7 +4273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -3955,7 +4282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -3964,7 +4291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3973,7 +4300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3982,7 +4309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -3991,7 +4318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4000,7 +4327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4038,7 +4365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -4047,7 +4374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such factor of yours */
@@ -4056,7 +4383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4065,7 +4392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4074,7 +4401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4083,7 +4410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4092,7 +4419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4101,7 +4428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4110,7 +4437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4119,7 +4446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4150,7 +4477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A code was sent less than a minute ago */
@@ -4159,7 +4486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4168,7 +4495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4177,7 +4504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4186,7 +4513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4222,7 +4549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -4231,7 +4558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4240,7 +4567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description The account has no second factor */
@@ -4249,7 +4576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4258,7 +4585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4267,7 +4594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4276,7 +4603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4285,7 +4612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4294,7 +4621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4303,7 +4630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4335,7 +4662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Needs an aal2 session */
@@ -4344,7 +4671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No pending recovery */
@@ -4353,7 +4680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4362,7 +4689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4371,7 +4698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4380,7 +4707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4389,7 +4716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4420,7 +4747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No pending recovery */
@@ -4429,7 +4756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The wait is not over */
@@ -4438,7 +4765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4447,7 +4774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4456,7 +4783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4465,7 +4792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4474,7 +4801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4510,7 +4837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -4519,7 +4846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Needs an aal2 session */
@@ -4528,7 +4855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such factor of yours */
@@ -4537,7 +4864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4546,7 +4873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4555,7 +4882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4564,7 +4891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4573,7 +4900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4602,7 +4929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4611,7 +4938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4620,7 +4947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4629,7 +4956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4638,7 +4965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4681,7 +5008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -4690,7 +5017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4699,7 +5026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description The Idempotency-Key was sent with another request */
@@ -4708,7 +5035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4717,7 +5044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4726,7 +5053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4735,7 +5062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4744,7 +5071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4753,7 +5080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4762,7 +5089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4793,7 +5120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -4802,7 +5129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -4811,7 +5138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4820,7 +5147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4829,7 +5156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4838,7 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4847,7 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -4889,7 +5216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -4898,7 +5225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not your post */
@@ -4907,7 +5234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -4916,7 +5243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4925,7 +5252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4934,7 +5261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -4943,7 +5270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4952,7 +5279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4961,7 +5288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -4970,7 +5297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4979,7 +5306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5010,7 +5337,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5019,7 +5346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not your post */
@@ -5028,7 +5355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5037,7 +5364,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5046,7 +5373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5055,7 +5382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5064,7 +5391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5073,7 +5400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5110,7 +5437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5119,7 +5446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5128,7 +5455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5137,7 +5464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5146,7 +5473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5155,7 +5482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5164,7 +5491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5173,7 +5500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5182,7 +5509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5191,7 +5518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5226,7 +5553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -5235,7 +5562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5244,7 +5571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5253,7 +5580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5262,7 +5589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5271,7 +5598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5280,7 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5320,7 +5647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5329,7 +5656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5338,7 +5665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5347,7 +5674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description You already reported this post, or the Idempotency-Key was sent with another request */
@@ -5356,7 +5683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5365,7 +5692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5374,7 +5701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5383,7 +5710,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5392,7 +5719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5401,7 +5728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5410,7 +5737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5450,7 +5777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5459,7 +5786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5468,7 +5795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5477,7 +5804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description The Idempotency-Key was sent with another request */
@@ -5486,7 +5813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5495,7 +5822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5504,7 +5831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5513,7 +5840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5522,7 +5849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5531,7 +5858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5540,7 +5867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5577,7 +5904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -5586,7 +5913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5595,7 +5922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5604,7 +5931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5613,7 +5940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5622,7 +5949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5631,7 +5958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5662,7 +5989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -5671,7 +5998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5680,7 +6007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5689,7 +6016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5698,7 +6025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5707,7 +6034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5716,7 +6043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5747,7 +6074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5756,7 +6083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not yours to delete */
@@ -5765,7 +6092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5774,7 +6101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5783,7 +6110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5792,7 +6119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5801,7 +6128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5810,7 +6137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5845,7 +6172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -5854,7 +6181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5863,7 +6190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5872,7 +6199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5881,7 +6208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -5890,7 +6217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5899,7 +6226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -5939,7 +6266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -5948,7 +6275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -5957,7 +6284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5966,7 +6293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description The Idempotency-Key was sent with another request */
@@ -5975,7 +6302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5984,7 +6311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -5993,7 +6320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6002,7 +6329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6011,7 +6338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6020,7 +6347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6029,7 +6356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6066,7 +6393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6075,7 +6402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6084,7 +6411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6093,7 +6420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6102,7 +6429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6111,7 +6438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6120,7 +6447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6129,7 +6456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6138,7 +6465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6147,7 +6474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6182,7 +6509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6191,7 +6518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6200,7 +6527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6209,7 +6536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6218,7 +6545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6227,7 +6554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6236,7 +6563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6276,7 +6603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6285,7 +6612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6294,7 +6621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6303,7 +6630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description You already reported this comment, or the Idempotency-Key was sent with another request */
@@ -6312,7 +6639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6321,7 +6648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6330,7 +6657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6339,7 +6666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6348,7 +6675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6357,7 +6684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6366,7 +6693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6400,7 +6727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6409,7 +6736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6418,7 +6745,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6427,7 +6754,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6436,7 +6763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6445,7 +6772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6454,7 +6781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6463,7 +6790,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6494,7 +6821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6503,7 +6830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6512,7 +6839,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6521,7 +6848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6530,7 +6857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6539,7 +6866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6548,7 +6875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6557,7 +6884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6591,7 +6918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6600,7 +6927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6609,7 +6936,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6618,7 +6945,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6627,7 +6954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6636,7 +6963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6645,7 +6972,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6654,7 +6981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6689,7 +7016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6698,7 +7025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6707,7 +7034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6716,7 +7043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6725,7 +7052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6734,7 +7061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6743,7 +7070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6752,7 +7079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6787,7 +7114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6796,7 +7123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6805,7 +7132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6814,7 +7141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6823,7 +7150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6832,7 +7159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6841,7 +7168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6850,7 +7177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -6893,7 +7220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -6902,7 +7229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -6911,7 +7238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -6920,7 +7247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6929,7 +7256,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description Already in that state, or an admin */
@@ -6938,7 +7265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6947,7 +7274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -6956,7 +7283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6965,7 +7292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6974,7 +7301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -6983,7 +7310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6992,7 +7319,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7023,7 +7350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7032,7 +7359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -7041,7 +7368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -7050,7 +7377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The user is not banned */
@@ -7059,7 +7386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7068,7 +7395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7077,7 +7404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7086,7 +7413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7095,7 +7422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7138,7 +7465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7147,7 +7474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -7156,7 +7483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -7165,7 +7492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7174,7 +7501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description Already in that state */
@@ -7183,7 +7510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -7192,7 +7519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -7201,7 +7528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7210,7 +7537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7219,7 +7546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7228,7 +7555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7237,7 +7564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7268,7 +7595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7277,7 +7604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not an admin */
@@ -7286,7 +7613,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description Not found */
@@ -7295,7 +7622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The post is not banned */
@@ -7304,7 +7631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7313,7 +7640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7322,7 +7649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7331,7 +7658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7340,7 +7667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7376,7 +7703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7385,7 +7712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7394,7 +7721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7403,7 +7730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7412,7 +7739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7421,7 +7748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7458,7 +7785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7467,7 +7794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7476,7 +7803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7485,7 +7812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7494,7 +7821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7503,7 +7830,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7539,7 +7866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7548,7 +7875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such notification of yours */
@@ -7557,7 +7884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7566,7 +7893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -7575,7 +7902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -7584,7 +7911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7593,7 +7920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7602,7 +7929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7611,7 +7938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7620,7 +7947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7656,7 +7983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -7665,7 +7992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7674,7 +8001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7683,7 +8010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7692,7 +8019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7701,7 +8028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7734,7 +8061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7743,7 +8070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7752,7 +8079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7761,7 +8088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7794,7 +8121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7803,7 +8130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7812,7 +8139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7821,7 +8148,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7830,7 +8157,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7839,7 +8166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7872,7 +8199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7881,7 +8208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7890,7 +8217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7899,7 +8226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -7908,7 +8235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7917,7 +8244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -7957,7 +8284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -7966,7 +8293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -7975,7 +8302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7984,7 +8311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -7993,7 +8320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8002,7 +8329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8011,7 +8338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8020,7 +8347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8029,7 +8356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8038,7 +8365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8071,7 +8398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8080,7 +8407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8089,7 +8416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8098,7 +8425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8107,7 +8434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8116,7 +8443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8149,7 +8476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8158,7 +8485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8167,7 +8494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8176,7 +8503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8185,7 +8512,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8194,7 +8521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8229,7 +8556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description No username and not signed in */
@@ -8238,7 +8565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -8247,7 +8574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8256,7 +8583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8265,7 +8592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8274,7 +8601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8283,7 +8610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8292,7 +8619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8323,7 +8650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8332,7 +8659,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8341,7 +8668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8350,7 +8677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8359,7 +8686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8368,7 +8695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8377,7 +8704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8414,7 +8741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8423,7 +8750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8432,7 +8759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8441,7 +8768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -8450,7 +8777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8459,7 +8786,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8468,7 +8795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8477,7 +8804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8486,7 +8813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8495,7 +8822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8536,7 +8863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8545,7 +8872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No pending request from this user */
@@ -8554,7 +8881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8563,7 +8890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -8572,7 +8899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8581,7 +8908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8590,7 +8917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8599,7 +8926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8608,7 +8935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8617,7 +8944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8652,7 +8979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8661,7 +8988,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8670,7 +8997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8679,7 +9006,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8688,7 +9015,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8697,7 +9024,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8706,7 +9033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8741,7 +9068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8750,7 +9077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -8759,7 +9086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8768,7 +9095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8777,7 +9104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8786,7 +9113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8795,7 +9122,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8804,7 +9131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8839,7 +9166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8848,7 +9175,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -8857,7 +9184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8866,7 +9193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8875,7 +9202,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8884,7 +9211,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -8893,7 +9220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8902,7 +9229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -8946,7 +9273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -8955,7 +9282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8964,7 +9291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8973,7 +9300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -8982,7 +9309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -8991,7 +9318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9000,7 +9327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9009,7 +9336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -9018,7 +9345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9027,7 +9354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -9062,7 +9389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -9071,7 +9398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9080,7 +9407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9089,7 +9416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -9098,7 +9425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -9107,7 +9434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9116,7 +9443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9125,7 +9452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -9134,7 +9461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9143,7 +9470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -9183,7 +9510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description Not signed in */
@@ -9192,7 +9519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9201,7 +9528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9210,7 +9537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error408"];
                 };
             };
             /** @description You already reported this user, or the Idempotency-Key was sent with another request */
@@ -9219,7 +9546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -9228,7 +9555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description A body that is not application/json */
@@ -9237,7 +9564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9246,7 +9573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9255,7 +9582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -9264,7 +9591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9273,7 +9600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -9307,7 +9634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9316,7 +9643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -9325,7 +9652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9334,7 +9661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9343,7 +9670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9352,7 +9679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -9361,7 +9688,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9370,7 +9697,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };
@@ -9407,7 +9734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9416,7 +9743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -9425,7 +9752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9434,7 +9761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9443,7 +9770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9452,7 +9779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error500"];
                 };
             };
             /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
@@ -9461,7 +9788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9470,7 +9797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error504"];
                 };
             };
         };

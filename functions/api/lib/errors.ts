@@ -51,7 +51,7 @@ export const ErrorSchema = z
     error: z.object({
       code: z.string().openapi({ example: 'post_not_found' }),
       message: z.string().openapi({ example: 'Post not found' }),
-      details: z.unknown().optional(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
       request_id: z.string().optional(),
     }),
   })

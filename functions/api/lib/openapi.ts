@@ -1,5 +1,7 @@
 // The answers every route can give besides its own: the routes declare what is theirs, this adds what the
-// app's middleware and dependencies add to all of them, so the document lists every status a client may see.
+// app's middleware and dependencies add to all of them, so the document lists every status a client may see;
+// then each error answer names the codes its status may carry (lib/error-codes.ts, from supabase/ERRORS.md).
+import { errorCodes } from './error-codes.ts';
 
 type Operation = {
   requestBody?: unknown;
@@ -8,7 +10,7 @@ type Operation = {
   responses: Record<string, unknown>;
 };
 
-type Document = { paths?: object };
+type Document = { paths?: object; components?: { schemas?: Record<string, unknown> } };
 
 // The Error schema the routes register (lib/errors.ts), by reference as the routes' own answers have it.
 const error = (description: string) => ({
@@ -35,6 +37,49 @@ export function withCommonErrors<D extends Document>(document: D): D {
       if (!operation?.responses) continue;
       for (const [status, applies, description] of common) {
         if (applies(operation) && !(status in operation.responses)) operation.responses[status] = error(description);
+      }
+    }
+  }
+  return document;
+}
+
+/** The Error envelope of one status: its code is one of the status's codes, shown with a real example. */
+function errorOf(status: number) {
+  const { codes, example } = errorCodes[status];
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', enum: codes, description: 'Stable: clients branch on it (supabase/ERRORS.md says what each means)' },
+          message: { type: 'string', description: 'For people; may change' },
+          details: {
+            type: 'array',
+            description: 'For invalid input: one entry per invalid field',
+            items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          },
+          request_id: { type: 'string', description: 'The X-Request-Id header: quote it in a bug report' },
+        },
+      },
+    },
+    example: { error: { ...example, request_id: '5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c' } },
+  };
+}
+
+/** `document` with each error answer's schema the Error of its status (Error404…), which names its codes. */
+export function withErrorCodes<D extends Document>(document: D): D {
+  const schemas = (document.components ??= {}).schemas ??= {};
+  for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const operation of Object.values(methods)) {
+      for (const [status, answer] of Object.entries(operation?.responses ?? {})) {
+        const content = (answer as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.['application/json'];
+        // Only the error envelope (health's 503 is its own report of the services).
+        if (!errorCodes[Number(status)] || content?.schema?.$ref !== '#/components/schemas/Error') continue;
+        schemas[`Error${status}`] ??= errorOf(Number(status));
+        content.schema = { $ref: `#/components/schemas/Error${status}` };
       }
     }
   }
