@@ -8,7 +8,9 @@ import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { atLeast } from './fixed-time.ts';
-import { server } from './tokens.ts';
+import { ownProfile } from './session.ts';
+import { assertMailUp } from './smtp.ts';
+import { type Caller, server } from './tokens.ts';
 
 /** How long a verification takes, whatever its outcome: above the time Auth takes to check a code. */
 const verifyMs = 400;
@@ -49,4 +51,19 @@ export type CodeMail = 'signup' | 'recovery' | 'deletion' | 'factor_recovery';
 export async function mayMailCode(deps: Deps, email: string, kind: CodeMail): Promise<boolean> {
   const [{ allowed }] = await queryAs(deps, server, sql`select private.may_mail_code(${email}, ${kind}) as allowed`);
   return allowed;
+}
+
+/**
+ * E-mails the signed-in caller a one-time code (Auth's /otp) that proves their mailbox for an act of `kind`:
+ * 429 within a minute of the last one, 503 when the mail server is down.
+ */
+export async function mailOneTimeCode(deps: Deps, caller: Caller, kind: 'deletion' | 'factor_recovery', clientIp?: string): Promise<void> {
+  const profile = await ownProfile(deps, caller);
+  if (!(await mayMailCode(deps, profile.email, kind))) {
+    throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
+  }
+  await assertMailUp(deps.env);
+  await deps.auth.sendCode(profile.email, clientIp).catch((error) => {
+    throw fromAuth(error);
+  });
 }

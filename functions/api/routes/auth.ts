@@ -5,7 +5,7 @@ import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
-import { mayMailCode, verifyCode } from '../lib/codes.ts';
+import { mailOneTimeCode, mayMailCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
 import type { Deps } from '../lib/context.ts';
@@ -312,14 +312,7 @@ export const auth = createRouter()
     return c.json({ user: { id: profile.id, email: profile.email ?? null }, profile }, 200);
   })
   .openapi(requestDeleteCode, async (c) => {
-    const profile = await ownProfile(c.var.deps, c.var.caller);
-    if (!(await mayMailCode(c.var.deps, profile.email, 'deletion'))) {
-      throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
-    }
-    await assertMailUp(c.var.deps.env);
-    await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
+    await mailOneTimeCode(c.var.deps, c.var.caller, 'deletion', c.var.clientIp);
     return c.json({ message: 'We e-mailed you a code: send it with DELETE /user to delete your account' }, 200);
   })
   .openapi(logout, async (c) => {

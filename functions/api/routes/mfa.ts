@@ -5,13 +5,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
-import { invalidCode, mayMailCode, verifyCode } from '../lib/codes.ts';
-import { ApiError, errorResponses } from '../lib/errors.ts';
+import { invalidCode, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
+import { errorResponses } from '../lib/errors.ts';
 import { queryAs } from '../lib/query.ts';
 import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
-import { assertMailUp } from '../lib/smtp.ts';
 import { sql } from '../lib/sql-text.ts';
 import { server } from '../lib/tokens.ts';
 import { body, Code, json, MfaFactorSummary, SessionSchema, Timestamp } from './schemas.ts';
@@ -96,14 +95,7 @@ export const mfa = createRouter()
     middleware: [requireUser] as const,
     responses: { 200: json(z.object({ message: z.string() }), 'Sent'), ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }) },
   }), async (c) => {
-    const profile = await ownProfile(c.var.deps, c.var.caller);
-    if (!(await mayMailCode(c.var.deps, profile.email, 'factor_recovery'))) {
-      throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
-    }
-    await assertMailUp(c.var.deps.env);
-    await c.var.deps.auth.sendCode(profile.email, c.var.clientIp).catch((error) => {
-      throw fromAuth(error);
-    });
+    await mailOneTimeCode(c.var.deps, c.var.caller, 'factor_recovery', c.var.clientIp);
     return c.json({ message: 'We e-mailed you a code: send it with POST /user/mfa/recovery' }, 200);
   })
   .openapi(createRoute({
