@@ -10,6 +10,12 @@ let restore: (() => Promise<void>) | undefined;
 export async function setup(): Promise<void> {
   if (!dbUrl) return;
   const root = postgres(dbUrl, { max: 1, onnotice: () => {} });
+  // Without Supabase Auth the stack applies no app migrations (README): there are no limits to raise.
+  const [{ present }] = await root`select to_regclass('private.request_limits') is not null as present`;
+  if (!present) {
+    await root.end();
+    return;
+  }
   const limits = await root`select scope, max_requests from private.request_limits`;
   await root`update private.request_limits set max_requests = 2000000000`;
   restore = async () => {
