@@ -1753,6 +1753,41 @@ export interface components {
             display_name: string;
             avatar_url: string | null;
         };
+        /**
+         * @example {
+         *       "id": "0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b",
+         *       "author": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "username": "cleo",
+         *         "display_name": "Cleo Martin",
+         *         "avatar_url": "7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg"
+         *       },
+         *       "body": "Long walk by the harbour with @ben, then soup.",
+         *       "media": [
+         *         "7c9e6679-7425-40de-944b-e07fc1f90ae7/harbour.jpg"
+         *       ],
+         *       "emotion": 80,
+         *       "privacy": "public",
+         *       "day": "2026-11-24",
+         *       "likes_count": 12,
+         *       "comments_count": 3,
+         *       "banned": false,
+         *       "created_at": "2026-11-24T17:42:10.503+00:00",
+         *       "edited_at": null,
+         *       "mentions": [
+         *         {
+         *           "id": "9f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d",
+         *           "username": "ben",
+         *           "display_name": "Ben Okafor",
+         *           "avatar_url": null
+         *         }
+         *       ],
+         *       "viewer": {
+         *         "liked": true,
+         *         "is_author": false
+         *       }
+         *     }
+         */
         Post: {
             /** Format: uuid */
             id: string;
@@ -1817,6 +1852,28 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "id": "3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a",
+         *       "post_id": "0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b",
+         *       "parent_id": null,
+         *       "author": {
+         *         "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *         "username": "cleo",
+         *         "display_name": "Cleo Martin",
+         *         "avatar_url": "7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg"
+         *       },
+         *       "body": "That soup place is the best.",
+         *       "likes_count": 2,
+         *       "replies_count": 1,
+         *       "mentions": [],
+         *       "created_at": "2026-11-24T18:03:55.020+00:00",
+         *       "viewer": {
+         *         "liked": false,
+         *         "can_delete": false
+         *       }
+         *     }
+         */
         Comment: {
             /** Format: uuid */
             id: string;

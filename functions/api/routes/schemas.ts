@@ -86,6 +86,9 @@ export const SessionSchema = z
   })
   .openapi('Session');
 
+/** A real-looking account, for the examples of a post and a comment (not on Author itself: schemas extend it). */
+const AUTHOR_EXAMPLE = { id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', username: 'cleo', display_name: 'Cleo Martin', avatar_url: '7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg' };
+
 export const AuthorSchema = z
   .object({ id: z.uuid(), username: z.string(), display_name: z.string(), avatar_url: z.string().nullable() })
   .openapi('Author');
@@ -109,7 +112,15 @@ export const PostSchema = z
     mentions: Mentions,
     viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
   })
-  .openapi('Post');
+  .openapi('Post', {
+    example: {
+      id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', author: AUTHOR_EXAMPLE, body: 'Long walk by the harbour with @ben, then soup.',
+      media: ['7c9e6679-7425-40de-944b-e07fc1f90ae7/harbour.jpg'], emotion: 80, privacy: 'public', day: '2026-11-24',
+      likes_count: 12, comments_count: 3, banned: false, created_at: '2026-11-24T17:42:10.503+00:00', edited_at: null,
+      mentions: [{ id: '9f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', username: 'ben', display_name: 'Ben Okafor', avatar_url: null }],
+      viewer: { liked: true, is_author: false },
+    },
+  });
 
 export const CommentSchema = z
   .object({
@@ -124,7 +135,13 @@ export const CommentSchema = z
     created_at: Timestamp,
     viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
   })
-  .openapi('Comment');
+  .openapi('Comment', {
+    example: {
+      id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', post_id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', parent_id: null,
+      author: AUTHOR_EXAMPLE, body: 'That soup place is the best.', likes_count: 2, replies_count: 1, mentions: [],
+      created_at: '2026-11-24T18:03:55.020+00:00', viewer: { liked: false, can_delete: false },
+    },
+  });
 
 /** One page of a list: pass next_cursor back as `cursor` for the next page; null on the last. */
 export function pageOf<T extends z.ZodType>(item: T, name: string) {
