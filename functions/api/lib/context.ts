@@ -1,7 +1,7 @@
 // What every handler can reach through `c.var`: the shared dependencies, the request id and the caller.
 import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
-import type { WriteQuota } from './errors.ts';
+import type { Quota } from './errors.ts';
 import type { Database } from './db.ts';
 import type { RequestQuota } from './request-quota.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
@@ -18,7 +18,7 @@ export interface Deps {
   /** The request's quota under the request limits, taken by its first round trip to the primary. */
   requestQuota?: RequestQuota;
   /** Told what is left of the write limit a request's write counted against (RateLimit-* headers). */
-  onWriteQuota?: (quota: WriteQuota) => void;
+  onWriteQuota?: (quota: Quota) => void;
 }
 
 export interface AppEnv {

@@ -15,21 +15,21 @@ export class ApiError extends Error {
     /** Seconds after which trying again may succeed, sent as Retry-After. */
     readonly retryAfter?: number,
     /** The write limit that refused the request, sent as RateLimit-* headers. */
-    readonly quota?: WriteQuota,
+    readonly quota?: Quota,
   ) {
     super(message);
   }
 }
 
-/** A write limit's state (supabase/schemas/24_write_limits.sql): its size, what is left, seconds until its window ends. */
-export interface WriteQuota {
+/** A write or request limit's state (supabase/schemas/24_write_limits.sql, 26_request_limits.sql): its size, what is left, seconds until its window ends. */
+export interface Quota {
   limit: number;
   remaining: number;
   reset: number;
 }
 
-/** The quota a write limit reports as JSON (its refusal's DETAIL, or daykeeper.write_quota after a write); else undefined. */
-export function parseWriteQuota(text: string | null | undefined): WriteQuota | undefined {
+/** The quota a limit reports as JSON (a refusal's DETAIL, or daykeeper.write_quota after a write); else undefined. */
+export function parseQuota(text: string | null | undefined): Quota | undefined {
   if (!text) return undefined;
   try {
     const { limit, remaining, reset } = JSON.parse(text);
@@ -40,7 +40,7 @@ export function parseWriteQuota(text: string | null | undefined): WriteQuota | u
 }
 
 /** RateLimit-Limit, -Remaining and -Reset (seconds), as the IETF draft names them. */
-export function setQuotaHeaders(c: Context, quota: WriteQuota): void {
+export function setQuotaHeaders(c: Context, quota: Quota): void {
   c.header('RateLimit-Limit', String(quota.limit));
   c.header('RateLimit-Remaining', String(quota.remaining));
   c.header('RateLimit-Reset', String(quota.reset));
@@ -146,7 +146,7 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     // Our SQL functions put the stable code in HINT (supabase/ERRORS.md).
     const code = error.hint && /^[a-z_]+$/.test(error.hint) ? error.hint : (statusCodes[status] ?? 'error');
     // A write limit's refusal says when its window ends.
-    const quota = status === 429 ? parseWriteQuota(error.detail) : undefined;
+    const quota = status === 429 ? parseQuota(error.detail) : undefined;
     return new ApiError(status, code, error.message, undefined, quota?.reset, quota);
   }
   const known = sqlStates[error.code];

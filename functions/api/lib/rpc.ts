@@ -3,7 +3,7 @@
 // parameter fails the type check instead of a request.
 import type { Database } from '../database.types.ts';
 import type { Deps } from './context.ts';
-import { parseWriteQuota } from './errors.ts';
+import { parseQuota } from './errors.ts';
 import type { Idempotency } from './idempotency.ts';
 import { queryAs } from './query.ts';
 import { literal, SqlText } from './sql-text.ts';
@@ -34,7 +34,7 @@ export async function rpc<F extends ApiFunction>(
   // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
   // call (the subquery runs first), for the answer's RateLimit-* headers.
   const [row] = await queryAs(deps, caller, new SqlText(`select r.result, current_setting('daykeeper.write_quota', true) as quota from (${call} offset 0) r`));
-  const quota = parseWriteQuota(row.quota);
+  const quota = parseQuota(row.quota);
   if (quota) deps.onWriteQuota?.(quota);
   return row.result;
 }
