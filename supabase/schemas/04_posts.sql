@@ -65,8 +65,10 @@ create index posts_created_idx on public.posts (created_at desc, id desc);
 create index posts_author_idx on public.posts (author_id, created_at desc, id desc);
 create index posts_author_day_idx on public.posts (author_id, day, created_at desc, id desc);
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
--- Full-text search of post bodies (22_api_search.sql).
-create index posts_body_search_idx on public.posts using gin (body_search);
+-- Full-text search of post bodies (22_api_search.sql): the matches of a word in time order, from the index.
+create index posts_body_search_idx on public.posts
+  using rum (body_search extensions.rum_tsvector_addon_ops, created_at)
+  with (attach = 'created_at', to = 'body_search');
 
 comment on table public.posts is 'A post about a day. Visible per its privacy, its author''s privacy, blocks and bans.';
 comment on column public.posts.id is 'The post''s id.';

@@ -47,11 +47,12 @@ grant select on private.profile_items to anon, authenticated, service_role;
 comment on view private.profile_items is
   'Each visible profile as JSON, with the caller''s relation to it (viewer: null for oneself or anonymous).';
 
-create view private.post_items with (security_invoker = true) as
+-- A post as JSON but for its author's card: what private.post_items adds the card to, and what a page of one
+-- author's posts reads, adding that one card once rather than once a row (private.posts_page).
+create view private.post_bodies with (security_invoker = true) as
 select p.id, p.author_id, p.day, p.created_at,
   jsonb_build_object(
     'id', p.id,
-    'author', (select a.card from private.cards a where a.id = p.author_id),
     'body', p.body,
     'media', to_jsonb(p.media),
     'emotion', p.emotion,
@@ -70,6 +71,14 @@ select p.id, p.author_id, p.day, p.created_at,
     end
   ) as item
 from public.posts p;
+grant select on private.post_bodies to anon, authenticated, service_role;
+comment on view private.post_bodies is
+  'Each visible post as JSON, with the cards of the visible accounts it mentions and the caller''s flags, but not its author''s card.';
+
+create view private.post_items with (security_invoker = true) as
+select b.id, b.author_id, b.day, b.created_at,
+  b.item || jsonb_build_object('author', (select a.card from private.cards a where a.id = b.author_id)) as item
+from private.post_bodies b;
 grant select on private.post_items to anon, authenticated, service_role;
 comment on view private.post_items is
   'Each visible post as JSON, with its author''s card, the cards of the visible accounts it mentions and the caller''s flags.';

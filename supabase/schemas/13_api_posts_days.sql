@@ -112,7 +112,8 @@ grant execute on function public.delete_post(uuid) to authenticated, service_rol
 comment on function public.delete_post(uuid) is 'Delete the caller''s post with its comments and likes.';
 
 -- A page of posts of one author, optionally of one day, newest first: one query per case, each served by
--- its index (posts_author_idx, posts_author_day_idx) in list order.
+-- its index (posts_author_idx, posts_author_day_idx) in list order. The author's card is read once, not once a
+-- post (private.post_bodies).
 create function private.posts_page(p_author uuid, p_day date, p_cursor text, p_limit integer, p_newer_than text default null)
 returns jsonb
 language plpgsql
@@ -123,25 +124,26 @@ declare
   v_limit integer := private.page_limit(p_limit);
   v_after record := private.decode_cursor(p_cursor);
   v_newer record := private.decode_newer_than(p_newer_than);
+  v_author jsonb := jsonb_build_object('author', (select a.card from private.cards a where a.id = p_author));
   v_rows jsonb;
 begin
   if p_day is null then
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item || v_author)
            order by x.created_at desc, x.id desc), '[]'::jsonb)
     into v_rows
     from (
-      select i.created_at, i.id, i.item from private.post_items i
+      select i.created_at, i.id, i.item from private.post_bodies i
       where i.author_id = p_author and (i.created_at, i.id) < (v_after.at, v_after.id)
         and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc
       limit v_limit + 1
     ) x;
   else
-    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item)
+    select coalesce(jsonb_agg(jsonb_build_object('at', x.created_at, 'id', x.id, 'item', x.item || v_author)
            order by x.created_at desc, x.id desc), '[]'::jsonb)
     into v_rows
     from (
-      select i.created_at, i.id, i.item from private.post_items i
+      select i.created_at, i.id, i.item from private.post_bodies i
       where i.author_id = p_author and i.day = p_day and (i.created_at, i.id) < (v_after.at, v_after.id)
         and (i.created_at, i.id) > (v_newer.at, v_newer.id)
       order by i.created_at desc, i.id desc

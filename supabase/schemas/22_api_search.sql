@@ -116,11 +116,37 @@ grant execute on function private.account_matches(text) to anon, authenticated, 
 comment on function private.account_matches(text) is
   'Ids and ranks of up to 200 confirmed, unbanned accounts whose username starts with the text, 200 whose display name does, and (when those are fewer than 200) 200 whose names resemble it, less those with a block either way with the caller.';
 
+-- The share of posts whose body holds every word of the text, as the planner's statistics of body_search
+-- estimate it: that of its rarest word, 0 for a word missing from the most common ones (or before the table
+-- was first analyzed).
+create function private.posts_share_with_words(p_q text)
+returns real
+language sql
+stable
+set search_path = ''
+begin atomic
+  select coalesce(min(coalesce(f.freq, 0)), 0)
+  from unnest(tsvector_to_array(to_tsvector('simple', p_q))) w(word)
+  left join (select e.word, e.freq
+             from pg_catalog.pg_stats s,
+               unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) e(word, freq)
+             where s.schemaname = 'public' and s.tablename = 'posts' and s.attname = 'body_search') f
+    on f.word = w.word;
+end;
+revoke execute on function private.posts_share_with_words(text) from public;
+comment on function private.posts_share_with_words(text) is
+  'The estimated share of posts whose body holds every word of the text (the statistics of its rarest word).';
+
 -- Posts whose body holds every word of the text, newest first below (p_before_at, p_before_id): a batch of
--- at most p_limit, with their ts_rank. The planner picks per call (custom plans: it must see the words)
--- between the GIN index (rare words: fetch the matches, keep the newest) and walking posts_created_idx
--- (common words: the newest come early). Every post, visible or not: only private.visible_post_matches may
--- call it (the API roles may not).
+-- at most p_limit, with their ts_rank. Two ways, chosen by how common the text's rarest word is (the planner's
+-- statistics of body_search; a word missing from its most common ones is rare):
+--   * rare (under 1 % of posts): posts_body_search_idx, a RUM index that keeps each entry's created_at, gives
+--     the matches newest first without reading the others (`<=|`: the distance back from the point), all those
+--     at the batch's last instant included (WITH TIES) so that the next batch starts exactly below it;
+--   * common: walking posts_created_idx newest first, each post tested, finds a batch within about
+--     (batch) ÷ (share) posts, where the index would collect every match before ordering them (a word in
+--     every post: seconds). Written `(… @@ …) is true`, no index can serve the test, which leaves the walk.
+-- Every post, visible or not: only private.visible_post_matches may call it (the API roles may not).
 create function private.post_matches(p_q text, p_before_at timestamptz, p_before_id uuid, p_limit integer)
 returns table (id uuid, created_at timestamptz, rank real)
 language plpgsql
@@ -132,13 +158,26 @@ set plan_cache_mode = force_custom_plan
 as $$
 declare
   v_query tsquery := plainto_tsquery('simple', p_q);
+  v_limit integer := least(p_limit, 1000);
 begin
-  return query
-    select p.id, p.created_at, ts_rank(p.body_search, v_query)
-    from public.posts p
-    where p.body_search @@ v_query and (p.created_at, p.id) < (p_before_at, p_before_id)
-    order by p.created_at desc, p.id desc
-    limit least(p_limit, 1000);
+  if private.posts_share_with_words(p_q) >= 0.01 then
+    return query
+      select p.id, p.created_at, ts_rank(p.body_search, v_query)
+      from public.posts p
+      where (p.body_search @@ v_query) is true and (p.created_at, p.id) < (p_before_at, p_before_id)
+      order by p.created_at desc, p.id desc
+      limit v_limit;
+  else
+    return query
+      select m.id, m.created_at, ts_rank(m.body_search, v_query)
+      from (select p.id, p.created_at, p.body_search
+            from public.posts p
+            where p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
+            order by p.created_at operator(extensions.<=|) p_before_at
+            fetch first v_limit rows with ties) m
+      order by m.created_at desc, m.id desc
+      limit v_limit;
+  end if;
 end;
 $$;
 revoke execute on function private.post_matches(text, timestamptz, uuid, integer) from public;

@@ -20,11 +20,19 @@ export function pgBinDir(): string {
   return Deno.env.get('PG_BIN') ?? debianBinDir;
 }
 
-/** Debian's Postgres 15 (server, client and pgbench), unless PG_BIN names another build. */
+/** Where Debian's Postgres 15 keeps the RUM extension (the index that searches posts newest first; hosted Supabase has it too). */
+const rumControlFile = '/usr/share/postgresql/15/extension/rum.control';
+
+/** Debian's Postgres 15 (server, client and pgbench) and its RUM extension, unless PG_BIN names another build. */
 export async function ensurePostgresInstalled(logDir: string): Promise<void> {
-  if (existsSync(join(pgBinDir(), 'postgres')) && existsSync('/usr/bin/psql')) return;
-  if (Deno.env.get('PG_BIN')) throw new Error(`no Postgres server in PG_BIN (${pgBinDir()})`);
-  await ensureDebianPackages('Postgres 15', ['postgresql-15', 'postgresql-client-15'], [join(debianBinDir, 'postgres'), '/usr/bin/psql'], logDir);
+  if (Deno.env.get('PG_BIN')) {
+    if (!existsSync(join(pgBinDir(), 'postgres')) || !existsSync('/usr/bin/psql')) {
+      throw new Error(`no Postgres server in PG_BIN (${pgBinDir()}), or no psql`);
+    }
+    return;
+  }
+  await ensureDebianPackages('Postgres 15 and RUM', ['postgresql-15', 'postgresql-client-15', 'postgresql-15-rum'],
+    [join(debianBinDir, 'postgres'), '/usr/bin/psql', rumControlFile], logDir);
 }
 
 /** initdb refuses to run as root, so as root the cluster belongs to the `postgres` OS user. */

@@ -2,7 +2,7 @@
 // the posts policy lets the caller see it, newest first, by pages.
 import { describe, expect, it } from 'vitest';
 import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
-import { anon, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { anon, as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 const feedBodies = async (reader: Account, args: Record<string, unknown> = {}) =>
@@ -92,6 +92,38 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     const first = await rpc(reader, 'feed', { p_limit: 1 });
     expect(first.items.map((post: { body: string }) => post.body)).toEqual(['mine']);
     expect(await feedBodies(reader, { p_limit: 1, p_cursor: first.next_cursor })).toEqual(['for everyone']);
+  });
+
+  it('asks each followed account for its newest posts by the same rules (private.visible_posts_by), past hidden ones', async () => {
+    const [reader, author, shy, blocker, offender] = await Promise.all(
+      ['reader', 'author', 'shy', 'blocker', 'offender'].map((label) => createAccount(label, { isPrivate: label === 'shy' })));
+    for (const followed of [author, blocker, offender]) await rpc(reader, 'follow', { p_username: followed.username });
+    const older = (await rpc(author, 'create_post', { p_body: 'older, for everyone' })).id;
+    const shown = (await rpc(author, 'create_post', { p_body: 'for everyone' })).id;
+    const close = (await rpc(author, 'create_post', { p_body: 'for close friends', p_privacy: 'close_friends' })).id;
+    const own = (await rpc(author, 'create_post', { p_body: 'for me', p_privacy: 'private' })).id;
+    await rpc(shy, 'create_post', { p_body: 'shy, not followed' });
+    const blockers = (await rpc(blocker, 'create_post', { p_body: 'by blocker' })).id;
+    await rpc(offender, 'create_post', { p_body: 'by offender' });
+    await rpc(blocker, 'block', { p_username: reader.username });
+    await banDirectly(offender);
+    const authors = [author, shy, blocker, offender].map((account) => account.id);
+    const [{ at: shownAt }] = await asRoot`select created_at::text as at from public.posts where id = ${shown}`;
+    const probed = async (actor: Account, limit: number, options: { before?: [string, string]; day?: string } = {}) => {
+      const [beforeAt, beforeId] = options.before ?? ['infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff'];
+      const [{ ids }] = await as(actor, (tx) => tx`
+        select array(select v.id from private.visible_posts_by(${authors}::uuid[], ${options.day ?? null}::date, ${beforeAt}::text::timestamptz,
+          ${beforeId}, '-infinity', '00000000-0000-0000-0000-000000000000', ${limit}) v) as ids`);
+      return ids;
+    };
+    expect(await probed(reader, 10)).toEqual([shown, older]);
+    expect(await probed(reader, 1)).toEqual([shown]); // past the two newer ones hidden from the reader
+    expect(await probed(reader, 10, { before: [shownAt, shown] })).toEqual([older]);
+    expect(await probed(reader, 10, { day: '2001-01-01' })).toEqual([]);
+    expect(await probed(author, 3)).toEqual([blockers, own, close]); // the blocker blocked the reader, not the author
+    expect((await errorOf(as(anon, (tx) => tx`
+      select * from private.visible_posts_by(${authors}::uuid[], null, 'infinity', ${shown}, '-infinity', ${shown}, 10)`))).code)
+      .toBe('42501');
   });
 
   it('pages by cursor without gaps or repeats, and filters by day', async () => {

@@ -116,6 +116,46 @@ describe.skipIf(!authIsRunning)('search', () => {
     expect(own.items.every((post: { body: string }) => post.body.startsWith('only me'))).toBe(true);
   });
 
+  it('finds the same newest matches for a rare word (the index, in time order) as for a common one (the walk by time), batch after batch', async () => {
+    const [rare, common] = [uniqueWord(), uniqueWord()];
+    const author = await createAccount('author');
+    // Enough posts of the common word alone for the statistics to count it among the most common words (a
+    // twentieth of all posts), then five posts of one instant (one statement: one now()) holding both words.
+    const [{ total }] = await asRoot`select count(*)::integer as total from public.posts`;
+    await asRoot`
+      insert into public.posts (author_id, body)
+      select ${author.id}, ${common} || ' filler' from generate_series(1, ${Math.ceil(total / 20)}) n`;
+    await asRoot`
+      insert into public.posts (author_id, body)
+      select ${author.id}, ${rare} || ' ' || ${common} || ' ' || n from generate_series(1, 5) n`;
+    await asRoot`analyze public.posts`;
+    const share = async (q: string) => (await asRoot`select private.posts_share_with_words(${q}) as share`)[0].share;
+    expect(await share(rare)).toBeLessThan(0.01);
+    expect(await share(common)).toBeGreaterThanOrEqual(0.01);
+    expect(await share(`${rare} ${common}`)).toBeLessThan(0.01);
+
+    const [{ ids: instant }] = await asRoot`
+      select array(select id from public.posts where body like ${rare + ' %'} order by created_at desc, id desc) as ids`;
+    // Batches of two: the five posts of one instant come once each, in (created_at, id) order, either way.
+    const batched = async (q: string, batches: number) => {
+      const found: string[] = [];
+      let before = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+      for (let i = 0; i < batches; i++) {
+        const batch = await asRoot`select id, created_at::text as at from private.post_matches(${q}, ${before.at}::text::timestamptz, ${before.id}, 2)`;
+        found.push(...batch.map((row) => row.id));
+        if (batch.length < 2) break;
+        before = { at: batch[1].at, id: batch[1].id };
+      }
+      return found;
+    };
+    expect(await batched(rare, 10)).toEqual(instant);
+    expect((await batched(common, 3)).slice(0, 5)).toEqual(instant);
+    const reader = await createAccount('reader');
+    expect(await postBodies(reader, rare)).toHaveLength(5);
+    expect((await rpc(reader, 'search', { p_q: common, p_type: 'posts', p_limit: 100 })).items)
+      .toHaveLength(Math.min(100, Math.ceil(total / 20) + 5));
+  });
+
   it('look-alike accounts never confirmed, or banned, do not fill the bound of an account search', async () => {
     const word = uniqueWord();
     const target = await createAccount('target');
