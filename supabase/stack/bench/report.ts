@@ -5,6 +5,7 @@ import type { TriggerCost } from './trigger-cost.ts';
 import type { PoolerReplicaResult } from './replication.ts';
 import type { FacadeCostResult } from './facade-cost.ts';
 import type { GrowthResult } from './growth.ts';
+import type { PlanResult } from './plans.ts';
 import type { SeedStep } from './seed.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 
@@ -56,6 +57,8 @@ export interface Report {
   queries: Array<{ name: string; anon: string; authenticated: string }>;
   growth: GrowthResult;
   facadeCost: FacadeCostResult;
+  /** The plans of the reads whose cost grows with the tables (absent in reports older than this field). */
+  plans?: PlanResult[];
 }
 
 const cell = (load: Load) => [perSecond(load.perSecond), ms(load.p50), ms(load.p99)];
@@ -150,8 +153,18 @@ export function markdown(r: Report): string {
     '| query | anon ms | authenticated ms |', '|---|---:|---:|',
     ...r.queries.map((q) => `| ${q.name} | ${q.anon} | ${q.authenticated} |`),
     ...growthLines(r.growth), '',
+    ...planLines(r.plans ?? []),
   );
   return lines.join('\n');
+}
+
+function planLines(plans: PlanResult[]): string[] {
+  if (!plans.length) return [];
+  const lines = [
+    '## Plans of the reads that grow with the tables (EXPLAIN ANALYZE BUFFERS, nested statements too, as the reader)', '',
+  ];
+  for (const read of plans) lines.push(`### ${read.name}`, '', '```text', ...read.plans, '```', '');
+  return lines;
 }
 
 function poolerReplicaLines(p: PoolerReplicaResult): string[] {

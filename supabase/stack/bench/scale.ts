@@ -26,10 +26,14 @@ import { tableQueries, timeQuery } from './queries.ts';
 import { measurePoolerAndReplica } from './replication.ts';
 import { measureFacadeCost } from './facade-cost.ts';
 import { measureGrowth } from './growth.ts';
+import { explainNested } from './plans.ts';
 import { type RestCase, restCases } from './rest.ts';
 import { seed, type SeedStep } from './seed.ts';
 import { seconds } from './stats.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
+
+/** The reads whose plans the report prints: those that walk posts by time or fetch every match. */
+const planReads = ['GET /feed (reader following 1,000)', 'GET /feed?limit=100', 'GET /search posts ("celebrity": 25k matches)', 'GET /:username/posts page 1'];
 
 /** The reads whose facade cost is measured against pgbench, and through the pooler and on the replica. */
 const facadeCostReads = ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'];
@@ -359,6 +363,8 @@ export async function scaleBench(args: string[]): Promise<void> {
       }
       return rows;
     });
+    const plans = await step('the plans of the reads that grow with the tables', () =>
+      explainNested(stack.superuserUrl, reader.identity, endpoints(fixtures).filter((endpoint) => planReads.includes(endpoint.name))));
     const report: Report = {
       header: [...started, `finished: ${new Date().toISOString()}`, ...await runHeader(s, record, stack, bench.dir)],
       seed: record.steps,
@@ -378,6 +384,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       queries,
       growth,
       facadeCost,
+      plans,
     };
     const text = markdown(report);
     console.log(`\n${text}`);
