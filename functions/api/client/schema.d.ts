@@ -1421,6 +1421,7 @@ export interface components {
         Registered: {
             /** @enum {boolean} */
             confirmation_required: true;
+            /** @example cleo@example.com */
             email: string;
         };
         Error: {
@@ -1430,23 +1431,41 @@ export interface components {
                 /** @example Post not found */
                 message: string;
                 details?: {
+                    /** @example username */
                     path: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message: string;
                 }[];
+                /** @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c */
                 request_id?: string;
             };
         };
         Session: {
             session: {
+                /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLCJleHAiOjE3OTU1OTcyMDB9.Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE */
                 access_token: string;
+                /** @example qv2x7k4mhd3a */
                 refresh_token: string;
+                /** @example bearer */
                 token_type: string;
+                /**
+                 * @description Seconds
+                 * @example 3600
+                 */
                 expires_in: number;
+                /**
+                 * @description Unix time, in seconds
+                 * @example 1795597200
+                 */
                 expires_at: number;
             };
             user: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 id: string;
+                /** @example cleo@example.com */
                 email: string | null;
             };
             profile: components["schemas"]["Profile"];
@@ -1456,7 +1475,10 @@ export interface components {
                  * @enum {string}
                  */
                 aal: "aal1" | "aal2";
-                /** @description The account has a second factor this session has not proved: changing the password or e-mail, deleting the account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify */
+                /**
+                 * @description The account has a second factor this session has not proved: changing the password or e-mail, deleting the account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify
+                 * @example true
+                 */
                 step_up_required: boolean;
                 factors: components["schemas"]["MfaFactorSummary"][];
                 /** @description A pending removal of the factors, started with an e-mailed code: when they go, unless cancelled */
@@ -1475,58 +1497,94 @@ export interface components {
             };
         };
         Profile: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+             */
             id: string;
+            /** @example cleo */
             username: string;
+            /** @example Cleo Martin */
             display_name: string;
+            /** @example Baker in Lyon. Mostly bread, sometimes the river. */
             bio: string;
+            /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg */
             avatar_url: string | null;
+            /** @example Europe/Paris */
             time_zone: string;
+            /** @example false */
             is_private: boolean;
+            /** @example 128 */
             followers_count: number;
+            /** @example 96 */
             following_count: number;
+            /** @example 342 */
             posts_count: number;
+            /** @example false */
             banned: boolean;
             /**
              * Format: date-time
              * @example 2026-11-25T08:00:00.000+00:00
              */
             created_at: string;
-            /** @description Only in the caller's own profile */
+            /**
+             * @description Only in the caller's own profile
+             * @example cleo@example.com
+             */
             email?: string;
-            /** @description Only in the caller's own profile */
+            /**
+             * @description Only in the caller's own profile
+             * @example 3
+             */
             unread_notifications?: number;
             viewer: {
+                /** @example true */
                 following: boolean;
+                /** @example false */
                 requested: boolean;
+                /** @example true */
                 follows_you: boolean;
+                /** @example false */
                 close_friend: boolean;
             } | null;
         };
         MfaFactorSummary: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
+            /** @example My phone */
             friendly_name: string | null;
             /** @enum {string} */
             factor_type: "totp" | "phone" | "webauthn";
         };
         Message: {
+            /** @example If an account exists for this address, we sent it a code */
             message: string;
         };
         CurrentUser: {
             user: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 id: string;
+                /** @example cleo@example.com */
                 email: string | null;
             };
             profile: components["schemas"]["Profile"];
         };
         AccountEdited: {
             profile: components["schemas"]["Profile"];
+            /** @example false */
             email_change_pending: boolean;
         };
         DeviceSession: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
             /**
              * Format: date-time
@@ -1555,7 +1613,10 @@ export interface components {
              * @enum {string|null}
              */
             aal: "aal1" | "aal2" | null;
-            /** @description The session of the token this request was made with */
+            /**
+             * @description The session of the token this request was made with
+             * @example true
+             */
             current: boolean;
         };
         EndedSessions: {
@@ -1594,14 +1655,20 @@ export interface components {
              */
             exported_at: string;
             profile: components["schemas"]["Profile"] & {
+                /** @example cleo@example.com */
                 email: string | null;
             };
             posts: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+                 */
                 id: string;
                 author: components["schemas"]["Author"];
+                /** @example Long walk by the harbour with @ben, then soup. */
                 body: string;
                 media: string[];
+                /** @example 80 */
                 emotion: number | null;
                 /** @enum {string} */
                 privacy: "public" | "close_friends" | "private";
@@ -1610,8 +1677,11 @@ export interface components {
                  * @example 2026-11-22
                  */
                 day: string;
+                /** @example 12 */
                 likes_count: number;
+                /** @example 3 */
                 comments_count: number;
+                /** @example false */
                 banned: boolean;
                 /**
                  * Format: date-time
@@ -1627,15 +1697,27 @@ export interface components {
                 mentions: components["schemas"]["Author"][];
             }[];
             comments: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+                 */
                 id: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+                 */
                 post_id: string;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example null
+                 */
                 parent_id: string | null;
                 author: components["schemas"]["Author"];
+                /** @example That soup place is the best. */
                 body: string;
+                /** @example 2 */
                 likes_count: number;
+                /** @example 1 */
                 replies_count: number;
                 /** @description The accounts the text mentions (@username) that you may see */
                 mentions: components["schemas"]["Author"][];
@@ -1646,7 +1728,10 @@ export interface components {
                 created_at: string;
             }[];
             likes: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+                 */
                 post_id: string;
                 /**
                  * Format: date-time
@@ -1655,7 +1740,10 @@ export interface components {
                 liked_at: string;
             }[];
             comment_likes: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+                 */
                 comment_id: string;
                 /**
                  * Format: date-time
@@ -1703,6 +1791,7 @@ export interface components {
                  * @example 2026-11-25T08:00:00.000+00:00
                  */
                 since: string;
+                /** @example false */
                 notifications_only: boolean;
                 /**
                  * Format: date-time
@@ -1711,16 +1800,29 @@ export interface components {
                 expires_at: string | null;
             })[];
             reports: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                 */
                 id: string;
                 /** @enum {string} */
                 target_type: "user" | "post" | "comment";
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 target_user_id: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+                 */
                 target_post_id: string | null;
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+                 */
                 target_comment_id: string | null;
+                /** @example Spam: the same link under every post */
                 reason: string;
                 /**
                  * Format: date-time
@@ -1729,8 +1831,12 @@ export interface components {
                 created_at: string;
             }[];
             notifications: ({
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                 */
                 id: string;
+                /** @example comment */
                 kind: string;
                 /**
                  * Format: date-time
@@ -1747,10 +1853,16 @@ export interface components {
             })[];
         };
         Author: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+             */
             id: string;
+            /** @example cleo */
             username: string;
+            /** @example Cleo Martin */
             display_name: string;
+            /** @example 7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg */
             avatar_url: string | null;
         };
         /**
@@ -1789,11 +1901,16 @@ export interface components {
          *     }
          */
         Post: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+             */
             id: string;
             author: components["schemas"]["Author"];
+            /** @example Long walk by the harbour with @ben, then soup. */
             body: string;
             media: string[];
+            /** @example 80 */
             emotion: number | null;
             /** @enum {string} */
             privacy: "public" | "close_friends" | "private";
@@ -1802,8 +1919,11 @@ export interface components {
              * @example 2026-11-22
              */
             day: string;
+            /** @example 12 */
             likes_count: number;
+            /** @example 3 */
             comments_count: number;
+            /** @example false */
             banned: boolean;
             /**
              * Format: date-time
@@ -1818,14 +1938,19 @@ export interface components {
             /** @description The accounts the text mentions (@username) that you may see */
             mentions: components["schemas"]["Author"][];
             viewer: {
+                /** @example true */
                 liked: boolean;
+                /** @example false */
                 is_author: boolean;
             } | null;
         };
         Deleted: {
             /** @enum {boolean} */
             deleted: true;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
         };
         LikerPage: {
@@ -1836,13 +1961,22 @@ export interface components {
                  */
                 liked_at: string;
             })[];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         Report: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
             /** @enum {string} */
             target_type: "user" | "post" | "comment";
@@ -1875,15 +2009,27 @@ export interface components {
          *     }
          */
         Comment: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+             */
             id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+             */
             post_id: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example null
+             */
             parent_id: string | null;
             author: components["schemas"]["Author"];
+            /** @example That soup place is the best. */
             body: string;
+            /** @example 2 */
             likes_count: number;
+            /** @example 1 */
             replies_count: number;
             /** @description The accounts the text mentions (@username) that you may see */
             mentions: components["schemas"]["Author"][];
@@ -1893,15 +2039,23 @@ export interface components {
              */
             created_at: string;
             viewer: {
+                /** @example false */
                 liked: boolean;
+                /** @example false */
                 can_delete: boolean;
             } | null;
         };
         CommentPage: {
             items: components["schemas"]["Comment"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         CommentLikerPage: {
@@ -1912,23 +2066,39 @@ export interface components {
                  */
                 liked_at: string;
             })[];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         ReportGroupPage: {
             items: components["schemas"]["ReportGroup"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         ReportGroup: {
             /** @enum {string} */
             target_type: "user" | "post" | "comment";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+             */
             target_id: string;
+            /** @example 3 */
             reports_count: number;
             /**
              * Format: date-time
@@ -1936,8 +2106,12 @@ export interface components {
              */
             latest_at: string;
             latest_reports: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                 */
                 id: string;
+                /** @example Spam: the same link under every post */
                 reason: string;
                 /**
                  * Format: date-time
@@ -1949,9 +2123,15 @@ export interface components {
         };
         BanPage: {
             items: components["schemas"]["Ban"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         Ban: {
@@ -1975,20 +2155,33 @@ export interface components {
         };
         BanHistoryPage: {
             items: components["schemas"]["BanHistoryEntry"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         BanHistoryEntry: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
             /** @enum {string} */
             element_type: "user" | "post";
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+             */
             element_id: string;
             /** @enum {string} */
             action: "ban" | "unban";
+            /** @example Spam: the same link under every post */
             reason: string;
             /**
              * Format: date-time
@@ -1996,39 +2189,70 @@ export interface components {
              */
             created_at: string;
             admin: components["schemas"]["Author"] & (Record<string, never> | null);
-            /** @description Or the database role of a Studio session */
+            /**
+             * @description Or the database role of a Studio session
+             * @example null
+             */
             database_role: string | null;
         };
         DeletedUser: components["schemas"]["Deleted"] & {
+            /** @example cleo */
             username: string;
         };
         PostPage: {
             items: components["schemas"]["Post"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         NotificationPage: {
             items: components["schemas"]["Notification"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         Notification: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+             */
             id: string;
             /** @enum {string} */
             kind: "follow" | "follow_request" | "follow_accepted" | "post_like" | "comment_like" | "comment" | "reply" | "mention";
             actor: components["schemas"]["Author"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b
+             */
             post_id: string | null;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a
+             */
             comment_id: string | null;
-            /** @description The first 140 characters of the post it is about, if any */
+            /**
+             * @description The first 140 characters of the post it is about, if any
+             * @example Long walk by the harbour with @ben, then soup.
+             */
             post_excerpt: string | null;
-            /** @description The first 140 characters of the comment it is about, if any */
+            /**
+             * @description The first 140 characters of the comment it is about, if any
+             * @example That soup place is the best.
+             */
             comment_excerpt: string | null;
             /**
              * Format: date-time
@@ -2042,43 +2266,78 @@ export interface components {
             read_at: string | null;
         };
         NotificationsRead: {
+            /** @example 3 */
             marked: number;
+            /** @example 0 */
             unread_notifications: number;
         };
         ProfileSearchPage: {
             items: components["schemas"]["Profile"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         ProfilePage: {
             items: components["schemas"]["ListedProfile"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         ListedProfile: components["schemas"]["Profile"] & {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
             since: string;
         };
         BlockPage: {
             items: (components["schemas"]["Author"] & {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T08:00:00.000+00:00
+                 */
                 since: string;
             })[];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         MutePage: {
             items: components["schemas"]["MutedAccount"][];
-            /** @description Pass as ?cursor= for the next (older) page; null on the last */
+            /**
+             * @description Pass as ?cursor= for the next (older) page; null on the last
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             next_cursor: string | null;
-            /** @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search */
+            /**
+             * @description Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search
+             * @example MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI
+             */
             newer_cursor: string | null;
         };
         MutedAccount: components["schemas"]["Author"] & {
+            /** @example false */
             notifications_only: boolean;
             /**
              * Format: date-time
@@ -2098,7 +2357,9 @@ export interface components {
             user: components["schemas"]["Profile"];
         };
         MuteState: {
+            /** @example true */
             muted: boolean;
+            /** @example false */
             notifications_only: boolean;
             /**
              * Format: date-time
@@ -2106,15 +2367,25 @@ export interface components {
              */
             expires_at: string | null;
             user: {
-                /** Format: uuid */
+                /**
+                 * Format: uuid
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
                 id: string;
+                /** @example cleo */
                 username: string;
             };
         };
         MuteRequest: {
-            /** @description The state you want; omit to toggle */
+            /**
+             * @description The state you want; omit to toggle
+             * @example true
+             */
             mute?: boolean;
-            /** @description Mute only its notifications; its posts stay in your feed and search */
+            /**
+             * @description Mute only its notifications; its posts stay in your feed and search
+             * @example false
+             */
             notifications_only?: boolean;
             /**
              * @description Seconds until the mute ends by itself (60 to a year); omit to mute until you unmute
@@ -2140,7 +2411,9 @@ export interface components {
                  * @example 2026-11-22
                  */
                 day: string;
+                /** @example 3 */
                 count: number;
+                /** @example 2 */
                 level: number;
             }[];
         };
@@ -2160,14 +2433,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_comments" | "too_many_follows" | "too_many_likes" | "too_many_mentions" | "too_many_posts" | "too_many_reports" | "too_many_requests";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2187,14 +2468,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "internal_error";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Something went wrong on our side; quote the request id
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2214,14 +2503,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "statement_timeout";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example …
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2241,14 +2538,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "auth_rejected" | "bad_request" | "cannot_befriend_self" | "cannot_block_self" | "cannot_follow_self" | "cannot_mute_self" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_range" | "invalid_reason" | "invalid_search_type" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "redirect_not_allowed" | "same_password" | "search_too_long" | "search_too_short" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2268,14 +2573,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "email_banned" | "email_not_confirmed" | "forbidden" | "history_is_append_only" | "not_author" | "post_banned" | "private_account" | "second_factor_required" | "user_banned";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2295,14 +2608,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "request_timeout";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example The request body did not arrive within … s
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2322,14 +2643,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "already_banned" | "already_reported" | "cannot_ban_admin" | "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "not_banned" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example You already reported this; an admin will look at it
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2349,14 +2678,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "payload_too_large";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example The request body is larger than … bytes
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2376,14 +2713,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "unsupported_media_type";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example …
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2403,14 +2748,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "auth_unavailable" | "database_busy" | "database_not_ready" | "database_unavailable" | "error" | "lock_timeout" | "mail_unavailable" | "service_unavailable";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example The authentication service cannot be reached or did not answer in time
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2430,14 +2783,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "invalid_credentials" | "invalid_refresh_token" | "invalid_token" | "unauthorized" | "wrong_password";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Sign in first
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2457,14 +2818,22 @@ export interface components {
                  * @enum {string}
                  */
                 code: "comment_not_found" | "factor_not_found" | "limit_not_found" | "not_a_follower" | "not_found" | "notification_not_found" | "post_not_found" | "recovery_not_found" | "report_not_found" | "request_not_found" | "route_not_found" | "session_not_found" | "user_not_found";
-                /** @description For people; may change */
+                /**
+                 * @description For people; may change
+                 * @example Post not found
+                 */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
                 details?: {
+                    /** @example username */
                     path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
                     message?: string;
                 }[];
-                /** @description The X-Request-Id header: quote it in a bug report */
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
                 request_id?: string;
             };
         };
@@ -2555,6 +2924,7 @@ export interface operations {
                      * @example correct horse battery
                      */
                     password: string;
+                    /** @example Cleo Martin */
                     display_name?: string;
                     /** @example Europe/Paris */
                     time_zone?: string;
@@ -2796,6 +3166,7 @@ export interface operations {
                      * @example jane.doe
                      */
                     login: string;
+                    /** @example correct horse battery */
                     password: string;
                 };
             };
@@ -2977,6 +3348,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example qv2x7k4mhd3a */
                     refresh_token: string;
                 };
             };
@@ -3532,7 +3904,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @default false */
+                    /**
+                     * @default false
+                     * @example false
+                     */
                     all?: boolean;
                 };
             };
@@ -3642,12 +4017,18 @@ export interface operations {
                 "application/json": {
                     /** @example jane.doe */
                     username?: string;
+                    /** @example Cleo Martin */
                     display_name?: string;
+                    /** @example Baker in Lyon. Mostly bread, sometimes the river. */
                     bio?: string;
                     /** @example Europe/Paris */
                     time_zone?: string;
+                    /** @example false */
                     is_private?: boolean;
-                    /** @description Path of the avatar in the storage bucket */
+                    /**
+                     * @description Path of the avatar in the storage bucket
+                     * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg
+                     */
                     avatar_url?: string | null;
                     /**
                      * Format: email
@@ -3659,6 +4040,7 @@ export interface operations {
                      * @example correct horse battery
                      */
                     password?: string;
+                    /** @example Tr0ub4dor&3 */
                     current_password?: string;
                 };
             };
@@ -4286,13 +4668,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                         */
                         id: string;
                         /** @example JBSWY3DPEHPK3PXP */
                         secret: string;
                         /** @example otpauth://totp/DayKeeper:jane%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=DayKeeper */
                         uri: string;
-                        /** @description An SVG image, as a data: URI */
+                        /**
+                         * @description The uri as a QR code: an SVG image (its markup)
+                         * @example <?xml version="1.0"?>
+                         *     <!-- Generated by SVGo -->
+                         *     <svg width="123" height="123"
+                         *          xmlns="http://www.w3.org/2000/svg"
+                         *          xmlns:xlink="http://www.w3.org/1999/xlink">
+                         *     <rect x="0" y="0" width="123" height="123" style="fill:white" />
+                         *     …
+                         *     </svg>
+                         */
                         qr_code: string;
                     };
                 };
@@ -4524,6 +4919,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example We e-mailed you a code: send it with POST /user/mfa/recovery */
                         message: string;
                     };
                 };
@@ -4794,6 +5190,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 1 */
                         removed: number;
                     };
                 };
@@ -4883,7 +5280,10 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         deleted: true;
-                        /** Format: uuid */
+                        /**
+                         * Format: uuid
+                         * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                         */
                         id: string;
                     };
                 };
@@ -5040,9 +5440,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Long walk by the harbour with @ben, then soup. */
                     body: string;
                     /** @description Object paths in the storage bucket */
                     media?: string[];
+                    /** @example 80 */
                     emotion?: number | null;
                     /** @enum {string} */
                     privacy?: "public" | "close_friends" | "private";
@@ -5248,9 +5650,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Long walk by the harbour with @ben, then soup. */
                     body?: string;
                     /** @description Object paths in the storage bucket */
                     media?: string[];
+                    /** @example 80 */
                     emotion?: number | null;
                     /** @enum {string} */
                     privacy?: "public" | "close_friends" | "private";
@@ -5474,6 +5878,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example true */
                     like?: boolean;
                 };
             };
@@ -5684,6 +6089,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Spam: the same link under every post */
                     reason: string;
                 };
             };
@@ -5814,6 +6220,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example That soup place is the best. */
                     body: string;
                 };
             };
@@ -6303,6 +6710,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example That soup place is the best. */
                     body: string;
                 };
             };
@@ -6430,6 +6838,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example true */
                     like?: boolean;
                 };
             };
@@ -6640,6 +7049,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Spam: the same link under every post */
                     reason: string;
                 };
             };
@@ -7251,9 +7661,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Why; kept in the ban history */
+                    /**
+                     * @description Why; kept in the ban history
+                     * @example Spam: the same link under every post
+                     */
                     reason: string;
-                    /** @description true bans, false unbans; omit to toggle */
+                    /**
+                     * @description true bans, false unbans; omit to toggle
+                     * @example true
+                     */
                     ban?: boolean;
                 };
             };
@@ -7266,6 +7682,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example true */
                         banned: boolean;
                         user: components["schemas"]["Profile"];
                     };
@@ -7496,9 +7913,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Why; kept in the ban history */
+                    /**
+                     * @description Why; kept in the ban history
+                     * @example Spam: the same link under every post
+                     */
                     reason: string;
-                    /** @description true bans, false unbans; omit to toggle */
+                    /**
+                     * @description true bans, false unbans; omit to toggle
+                     * @example true
+                     */
                     ban?: boolean;
                 };
             };
@@ -7511,6 +7934,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example true */
                         banned: boolean;
                         post: components["schemas"]["Post"];
                     };
@@ -7902,7 +8326,10 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** Format: uuid */
+                    /**
+                     * Format: uuid
+                     * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                     */
                     until?: string;
                 };
             };
@@ -8106,6 +8533,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example 3.1.0 */
                         openapi: string;
                     } & {
                         [key: string]: unknown;
@@ -8318,6 +8746,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example true */
                     close_friend?: boolean;
                 };
             };
@@ -8330,6 +8759,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example true */
                         close_friend: boolean;
                         user: components["schemas"]["Profile"];
                     };
@@ -8778,6 +9208,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example true */
                     follow?: boolean;
                 };
             };
@@ -8896,6 +9327,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example true */
                     accept: boolean;
                 };
             };
@@ -9303,6 +9735,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @example true */
                     block?: boolean;
                 };
             };
@@ -9315,10 +9748,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @example true */
                         blocked: boolean;
                         user: {
-                            /** Format: uuid */
+                            /**
+                             * Format: uuid
+                             * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                             */
                             id: string;
+                            /** @example cleo */
                             username: string;
                         };
                     };
@@ -9547,6 +9985,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @example Spam: the same link under every post */
                     reason: string;
                 };
             };

@@ -2,6 +2,7 @@
 // app's middleware and dependencies add to all of them, so the document lists every status a client may see;
 // then each error answer names the codes its status may carry (lib/error-codes.ts, from supabase/ERRORS.md).
 import { errorCodes } from './error-codes.ts';
+import { errorExample } from './errors.ts';
 
 type Operation = {
   requestBody?: unknown;
@@ -55,17 +56,23 @@ function errorOf(status: number) {
         required: ['code', 'message'],
         properties: {
           code: { type: 'string', enum: codes, description: 'Stable: clients branch on it (supabase/ERRORS.md says what each means)' },
-          message: { type: 'string', description: 'For people; may change' },
+          message: { type: 'string', description: 'For people; may change', example: example.message },
           details: {
             type: 'array',
             description: 'For invalid input: one entry per invalid field',
-            items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+            items: {
+              type: 'object',
+              properties: {
+                path: { type: 'string', example: errorExample.detail.path },
+                message: { type: 'string', example: errorExample.detail.message },
+              },
+            },
           },
-          request_id: { type: 'string', description: 'The X-Request-Id header: quote it in a bug report' },
+          request_id: { type: 'string', description: 'The X-Request-Id header: quote it in a bug report', example: errorExample.request_id },
         },
       },
     },
-    example: { error: { ...example, request_id: '5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c' } },
+    example: { error: { ...example, request_id: errorExample.request_id } },
   };
 }
 

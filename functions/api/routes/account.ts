@@ -11,7 +11,9 @@ import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
 import type { Deps } from '../lib/context.ts';
 import type { Caller } from '../lib/tokens.ts';
-import { AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, TimeZone, Username } from './schemas.ts';
+import {
+  AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, PasswordText, ProfileSchema, TimeZone, Username,
+} from './schemas.ts';
 
 const tags = ['account'];
 const security = [{ bearerAuth: [] }];
@@ -21,7 +23,7 @@ const profileFields = {
   display_name: DisplayName.optional(),
   bio: Bio.optional(),
   time_zone: TimeZone.optional(),
-  is_private: z.boolean().optional(),
+  is_private: z.boolean().optional().openapi({ example: false }),
   avatar_url: AvatarUrl.nullable().optional(),
 };
 
@@ -40,10 +42,10 @@ const editAccount = createRoute({
     ...profileFields,
     email: Email.optional(),
     password: Password.optional(),
-    current_password: z.string().min(1).max(72).optional(),
+    current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'Tr0ub4dor&3' }),
   }).strict()),
   responses: {
-    200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean() }).openapi('AccountEdited'), 'Edited'),
+    200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean().openapi({ example: false }) }).openapi('AccountEdited'), 'Edited'),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
     403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)'),

@@ -4,32 +4,35 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, ProfileSchema, Timestamp, UsernameParam } from './schemas.ts';
+import {
+  AccountId, AuthorSchema, body, DeletedSchema, Id, json, pageOf, PageQuery, PostIdParam, PostSchema, ProfileSchema, ReasonText, Timestamp,
+  UsernameParam, UsernameText,
+} from './schemas.ts';
 
 const tags = ['admin'];
 const security = [{ bearerAuth: [] }];
 const middleware = requireUser;
 const adminErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 403: 'Not an admin', 404: 'Not found' });
 const BanRequest = z.object({
-  reason: z.string().trim().min(1).max(1000).openapi({ description: 'Why; kept in the ban history' }),
-  ban: z.boolean().optional().openapi({ description: 'true bans, false unbans; omit to toggle' }),
+  reason: ReasonText.trim().min(1).max(1000).openapi({ description: 'Why; kept in the ban history' }),
+  ban: z.boolean().optional().openapi({ description: 'true bans, false unbans; omit to toggle', example: true }),
 });
 const HistoryPage = pageOf(z.object({
-  id: z.uuid(),
+  id: Id,
   element_type: z.enum(['user', 'post']),
-  element_id: z.uuid(),
+  element_id: AccountId,
   action: z.enum(['ban', 'unban']),
-  reason: z.string(),
+  reason: ReasonText,
   created_at: Timestamp,
   admin: AuthorSchema.nullable().openapi({ description: 'The admin who acted through the API' }),
-  database_role: z.string().nullable().openapi({ description: 'Or the database role of a Studio session' }),
+  database_role: z.string().nullable().openapi({ description: 'Or the database role of a Studio session', example: null }),
 }).openapi('BanHistoryEntry'), 'BanHistoryPage');
 const ReportGroupPage = pageOf(z.object({
   target_type: z.enum(['user', 'post', 'comment']),
-  target_id: z.uuid(),
-  reports_count: z.number().int(),
+  target_id: AccountId,
+  reports_count: z.number().int().openapi({ example: 3 }),
   latest_at: Timestamp,
-  latest_reports: z.array(z.object({ id: z.uuid(), reason: z.string(), created_at: Timestamp, reporter: AuthorSchema.nullable() })),
+  latest_reports: z.array(z.object({ id: Id, reason: ReasonText, created_at: Timestamp, reporter: AuthorSchema.nullable() })),
 }).openapi('ReportGroup'), 'ReportGroupPage');
 const BanPage = pageOf(z.discriminatedUnion('type', [
   z.object({ type: z.literal('user'), banned_at: Timestamp, user: ProfileSchema }),
@@ -79,7 +82,7 @@ export const admin = createRouter()
     method: 'post', path: '/admin/user/{username}/ban', operationId: 'adminBanUser', description: "Admins only. Bans (or with {\"ban\": false} unbans) an account, with a reason. A banned account disappears for everyone but admins, cannot sign in or refresh, and its sessions end at once. Asking for the state it is already in is a 409; admins cannot be banned.", tags, security, middleware,
     summary: 'Ban or unban a user, with a reason (admins cannot be banned)',
     request: { params: UsernameParam, ...body(BanRequest) },
-    responses: { 200: json(z.object({ banned: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state, or an admin' }) },
+    responses: { 200: json(z.object({ banned: z.boolean().openapi({ example: true }), user: ProfileSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state, or an admin' }) },
   }), async (c) => {
     const { reason, ban } = c.req.valid('json');
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_user', { p_username: c.req.valid('param').username, p_reason: reason, p_ban: ban }), 200);
@@ -89,7 +92,7 @@ export const admin = createRouter()
     summary: 'Delete a banned user and everything they own; their e-mail cannot register again',
     request: { params: UsernameParam },
     responses: {
-      200: json(DeletedSchema.extend({ username: z.string() }).openapi('DeletedUser'), 'Deleted'),
+      200: json(DeletedSchema.extend({ username: UsernameText }).openapi('DeletedUser'), 'Deleted'),
       ...adminErrors,
       ...errorResponses({ 409: 'The user is not banned' }),
     },
@@ -97,7 +100,7 @@ export const admin = createRouter()
   .openapi(createRoute({
     method: 'post', path: '/admin/post/{postId}/ban', operationId: 'adminBanPost', description: "Admins only. Bans (or unbans) a post, with a reason: it disappears for everyone but admins and its author, who can no longer edit it. The state it is already in: 409.", tags, security, middleware, summary: 'Ban or unban a post, with a reason',
     request: { params: PostIdParam, ...body(BanRequest) },
-    responses: { 200: json(z.object({ banned: z.boolean(), post: PostSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state' }) },
+    responses: { 200: json(z.object({ banned: z.boolean().openapi({ example: true }), post: PostSchema }), 'The resulting state'), ...adminErrors, ...errorResponses({ 409: 'Already in that state' }) },
   }), async (c) => {
     const { reason, ban } = c.req.valid('json');
     return c.json(await rpc(c.var.deps, c.var.caller, 'admin_ban_post', { p_post_id: c.req.valid('param').postId, p_reason: reason, p_ban: ban }), 200);

@@ -14,7 +14,8 @@ import { assertMailUp } from '../lib/smtp.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous, server } from '../lib/tokens.ts';
 import {
-  body, Code, DisplayName, Email, json, MessageSchema, Password, ProfileSchema, SessionSchema, TimeZone, Username,
+  AccountId, body, Code, DisplayName, Email, json, MessageSchema, OwnEmail, Password, PasswordText, ProfileSchema, RefreshToken, SessionSchema,
+  TimeZone, Username,
 } from './schemas.ts';
 
 const tags = ['auth'];
@@ -35,7 +36,7 @@ const register = createRoute({
     time_zone: TimeZone.optional(),
   })),
   responses: {
-    201: json(z.object({ confirmation_required: z.literal(true), email: z.string() }).openapi('Registered'), 'Registered; confirm with the e-mailed code'),
+    201: json(z.object({ confirmation_required: z.literal(true), email: OwnEmail }).openapi('Registered'), 'Registered; confirm with the e-mailed code'),
     400: errorResponse('Invalid field, reserved username or weak password'),
     403: errorResponse('The e-mail belongs to a banned account'),
     409: errorResponse('Username taken, or the e-mail already awaits confirmation'),
@@ -69,7 +70,7 @@ const login = createRoute({
   summary: 'Sign in with a username or e-mail and the password',
   request: body(z.object({
     login: z.string().trim().min(1).max(254).openapi({ description: 'Username or e-mail', example: 'jane.doe' }),
-    password: z.string().min(1).max(72),
+    password: PasswordText.min(1).max(72),
   })),
   responses: {
     200: json(SessionSchema, 'Signed in'),
@@ -101,7 +102,7 @@ const refresh = createRoute({
   security: [],
   tags,
   summary: 'Trade a refresh token for a new session (the refresh token rotates)',
-  request: body(z.object({ refresh_token: z.string().min(1).max(512) })),
+  request: body(z.object({ refresh_token: RefreshToken.min(1).max(512) })),
   responses: {
     200: json(SessionSchema, 'A new session'),
     401: errorResponse('Invalid, used or expired refresh token (a ban ends every session, so its tokens too)'),
@@ -153,7 +154,7 @@ const getUser = createRoute({
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
   responses: {
-    200: json(z.object({ user: z.object({ id: z.uuid(), email: z.string().nullable() }), profile: ProfileSchema }).openapi('CurrentUser'), 'The caller'),
+    200: json(z.object({ user: z.object({ id: AccountId, email: OwnEmail.nullable() }), profile: ProfileSchema }).openapi('CurrentUser'), 'The caller'),
     401: errorResponse('Missing, invalid or expired access token, or the session has ended'),
   },
 });
@@ -177,7 +178,7 @@ const logout = createRoute({
   summary: 'End this session, or every session of the account with {"all": true}',
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
-  request: { body: { required: false, content: { 'application/json': { schema: z.object({ all: z.boolean().default(false) }) } } } },
+  request: { body: { required: false, content: { 'application/json': { schema: z.object({ all: z.boolean().default(false).openapi({ example: false }) }) } } } },
   responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
 });
 

@@ -5,11 +5,14 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, CommentIdParam, CommentSchema, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, RefreshablePageQuery, ReportSchema, Timestamp } from './schemas.ts';
+import {
+  AuthorSchema, body, CommentIdParam, CommentSchema, CommentText, DeletedSchema, json, pageOf, PageQuery, PostIdParam, Reason, RefreshablePageQuery,
+  ReportSchema, Timestamp,
+} from './schemas.ts';
 
 const tags = ['comments'];
 const security = [{ bearerAuth: [] }];
-const CommentBody = z.object({ body: z.string().trim().min(1).max(500) });
+const CommentBody = z.object({ body: CommentText.trim().min(1).max(500) });
 const CommentPage = pageOf(CommentSchema, 'CommentPage');
 const readErrors = errorResponses({ 400: 'Malformed id, cursor or limit', 404: 'Not found, or not visible to you' });
 const writeErrors = errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'Not found, or not visible to you' });
@@ -71,7 +74,7 @@ export const comments = createRouter()
     middleware: [requireUser] as const,
     request: {
       params: CommentIdParam,
-      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional() }) } } },
+      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional().openapi({ example: true }) }) } } },
     },
     responses: { 200: json(CommentSchema, 'The comment with fresh counts'), ...writeErrors },
   }), async (c) => {

@@ -19,7 +19,7 @@ export const openApiRoute = createRoute({
   responses: {
     200: {
       description: 'The document',
-      content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }) } },
+      content: { 'application/json': { schema: z.looseObject({ openapi: z.string().openapi({ example: '3.1.0' }) }) } },
     },
   },
 });

@@ -7,7 +7,9 @@ import { readInBatchesAs } from '../lib/db.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { sql } from '../lib/sql-text.ts';
-import { AuthorSchema, CommentSchema, json, PostSchema, ProfileSchema, Timestamp } from './schemas.ts';
+import {
+  AccountId, AuthorSchema, CommentId, CommentSchema, Id, json, OwnEmail, PostId, PostSchema, ProfileSchema, ReasonText, Timestamp,
+} from './schemas.ts';
 
 /** The sections after the profile, in the archive's order. */
 const sections = [
@@ -20,21 +22,21 @@ const Related = AuthorSchema.extend(Since);
 const ArchiveSchema = z.object({
   format: z.literal('daykeeper-archive/1'),
   exported_at: Timestamp,
-  profile: ProfileSchema.extend({ email: z.string().nullable() }),
+  profile: ProfileSchema.extend({ email: OwnEmail.nullable() }),
   posts: z.array(PostSchema.omit({ viewer: true })),
   comments: z.array(CommentSchema.omit({ viewer: true })),
-  likes: z.array(z.object({ post_id: z.uuid(), liked_at: Timestamp })),
-  comment_likes: z.array(z.object({ comment_id: z.uuid(), liked_at: Timestamp })),
+  likes: z.array(z.object({ post_id: PostId, liked_at: Timestamp })),
+  comment_likes: z.array(z.object({ comment_id: CommentId, liked_at: Timestamp })),
   following: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({ description: 'Pending: a follow request you made' }),
   followers: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({ description: 'Pending: a request made to you' }),
   close_friends: z.array(Related),
   blocks: z.array(Related),
-  mutes: z.array(Related.extend({ notifications_only: z.boolean(), expires_at: Timestamp.nullable() })),
+  mutes: z.array(Related.extend({ notifications_only: z.boolean().openapi({ example: false }), expires_at: Timestamp.nullable() })),
   reports: z.array(z.object({
-    id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), target_user_id: z.uuid().nullable(),
-    target_post_id: z.uuid().nullable(), target_comment_id: z.uuid().nullable(), reason: z.string(), created_at: Timestamp,
+    id: Id, target_type: z.enum(['user', 'post', 'comment']), target_user_id: AccountId.nullable(),
+    target_post_id: PostId.nullable(), target_comment_id: CommentId.nullable(), reason: ReasonText, created_at: Timestamp,
   })),
-  notifications: z.array(z.object({ id: z.uuid(), kind: z.string(), created_at: Timestamp, read_at: Timestamp.nullable() }).passthrough()),
+  notifications: z.array(z.object({ id: Id, kind: z.string().openapi({ example: 'comment' }), created_at: Timestamp, read_at: Timestamp.nullable() }).passthrough()),
 }).openapi('Archive');
 
 const exportRoute = createRoute({

@@ -4,20 +4,20 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, json, pageOf, RefreshablePageQuery, Timestamp } from './schemas.ts';
+import { AuthorSchema, CommentId, CommentText, Id, json, pageOf, PostId, PostText, RefreshablePageQuery, Timestamp } from './schemas.ts';
 
 const tags = ['notifications'];
 const security = [{ bearerAuth: [] }];
 
 const NotificationSchema = z
   .object({
-    id: z.uuid(),
+    id: Id,
     kind: z.enum(['follow', 'follow_request', 'follow_accepted', 'post_like', 'comment_like', 'comment', 'reply', 'mention']),
     actor: AuthorSchema,
-    post_id: z.uuid().nullable(),
-    comment_id: z.uuid().nullable(),
-    post_excerpt: z.string().nullable().openapi({ description: "The first 140 characters of the post it is about, if any" }),
-    comment_excerpt: z.string().nullable().openapi({ description: "The first 140 characters of the comment it is about, if any" }),
+    post_id: PostId.nullable(),
+    comment_id: CommentId.nullable(),
+    post_excerpt: PostText.nullable().openapi({ description: "The first 140 characters of the post it is about, if any" }),
+    comment_excerpt: CommentText.nullable().openapi({ description: "The first 140 characters of the comment it is about, if any" }),
     created_at: Timestamp,
     read_at: Timestamp.nullable(),
   })
@@ -44,10 +44,10 @@ export const notifications = createRouter()
     summary: 'Mark your notifications read: all, or up to and including {"until": id}',
     middleware: [requireUser] as const,
     request: {
-      body: { required: false, content: { 'application/json': { schema: z.object({ until: z.uuid().optional() }).strict() } } },
+      body: { required: false, content: { 'application/json': { schema: z.object({ until: Id.optional() }).strict() } } },
     },
     responses: {
-      200: json(z.object({ marked: z.number().int(), unread_notifications: z.number().int() }).openapi('NotificationsRead'), 'How many were marked, how many stay unread'),
+      200: json(z.object({ marked: z.number().int().openapi({ example: 3 }), unread_notifications: z.number().int().openapi({ example: 0 }) }).openapi('NotificationsRead'), 'How many were marked, how many stay unread'),
       ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'No such notification of yours' }),
     },
   }), async (c) => {

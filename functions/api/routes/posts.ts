@@ -5,15 +5,17 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, Reason, ReportSchema, StoragePath, Timestamp } from './schemas.ts';
+import {
+  AuthorSchema, body, DeletedSchema, json, pageOf, PageQuery, PostIdParam, PostSchema, PostText, Reason, ReportSchema, StoragePath, Timestamp,
+} from './schemas.ts';
 
 const tags = ['posts'];
 const security = [{ bearerAuth: [] }];
 
 const PostFields = {
-  body: z.string().trim().min(1).max(1000),
+  body: PostText.trim().min(1).max(1000),
   media: z.array(StoragePath).max(5).openapi({ description: 'Object paths in the storage bucket' }),
-  emotion: z.number().int().min(0).max(100).nullable(),
+  emotion: z.number().int().min(0).max(100).nullable().openapi({ example: 80 }),
   privacy: z.enum(['public', 'close_friends', 'private']),
 };
 
@@ -70,7 +72,7 @@ export const posts = createRouter()
     middleware: [requireUser] as const,
     request: {
       params: PostIdParam,
-      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional() }) } } },
+      body: { required: false, content: { 'application/json': { schema: z.object({ like: z.boolean().optional().openapi({ example: true }) }) } } },
     },
     responses: { 200: json(PostSchema, 'The post with fresh counts'), ...writeErrors },
   }), async (c) => {

@@ -1,6 +1,41 @@
 // Schemas shared by several routes: the fields users type, and the shapes the API returns.
 import { z } from '@hono/zod-openapi';
 
+// Every field comes with a real-looking example, on the field itself: an example on an object would have to hold
+// for every schema that extends it too. The fields users type add their rules to the same leaves.
+
+/** A real-looking account, a post and a comment of theirs, for the examples. */
+const ACCOUNT = {
+  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', username: 'cleo', display_name: 'Cleo Martin',
+  avatar_url: '7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg',
+};
+const POST = { id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', body: 'Long walk by the harbour with @ben, then soup.' };
+const COMMENT = { id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', body: 'That soup place is the best.' };
+const MEDIA_PATH = `${ACCOUNT.id}/harbour.jpg`;
+/** The account's access token: a Supabase Auth JWT (its signature made up). */
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLCJleHAiOjE3OTU1OTcyMDB9.Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE';
+
+export const Id = z.uuid().openapi({ example: '5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11' });
+export const AccountId = Id.openapi({ example: ACCOUNT.id });
+export const PostId = Id.openapi({ example: POST.id });
+export const CommentId = Id.openapi({ example: COMMENT.id });
+/** A username as the API answers it (as typed, see Username). */
+export const UsernameText = z.string().openapi({ example: ACCOUNT.username });
+const DisplayNameText = z.string().openapi({ example: ACCOUNT.display_name });
+const BioText = z.string().openapi({ example: 'Baker in Lyon. Mostly bread, sometimes the river.' });
+const TimeZoneText = z.string().openapi({ example: 'Europe/Paris' });
+const AvatarPath = z.string().nullable().openapi({ example: ACCOUNT.avatar_url });
+/** The caller's own e-mail address, which no one else sees. */
+export const OwnEmail = z.string().openapi({ example: 'cleo@example.com' });
+export const PostText = z.string().openapi({ example: POST.body });
+export const CommentText = z.string().openapi({ example: COMMENT.body });
+const MediaPath = z.string().openapi({ example: MEDIA_PATH });
+/** Why an account, a post or a comment is reported or banned. */
+export const ReasonText = z.string().openapi({ example: 'Spam: the same link under every post' });
+/** Opaque, as the database writes one (this one names the example post). */
+const Cursor = z.string().openapi({ example: 'MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI' });
+export const RefreshToken = z.string().openapi({ example: 'qv2x7k4mhd3a' });
+
 export const Username = z
   .string()
   .trim()
@@ -9,12 +44,14 @@ export const Username = z
   .openapi({ example: 'jane.doe' });
 
 export const Email = z.email().max(254).openapi({ example: 'jane@example.com' });
+/** A password as typed at login: whatever the account has (a new one is a Password). */
+export const PasswordText = z.string().openapi({ example: 'correct horse battery' });
 /** As Supabase Auth counts a password: in UTF-8 bytes, from minimum_password_length (config.toml) to bcrypt's 72. */
 const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
-export const Password = z.string()
+export const Password = PasswordText
   .refine((text) => utf8Bytes(text) >= 8, 'at least 8 bytes (UTF-8)')
   .refine((text) => utf8Bytes(text) <= 72, 'at most 72 bytes (UTF-8)')
-  .openapi({ minLength: 8, description: '8 to 72 bytes in UTF-8, as Supabase Auth counts them', example: 'correct horse battery' });
+  .openapi({ minLength: 8, description: '8 to 72 bytes in UTF-8, as Supabase Auth counts them' });
 /** A moment, as the database writes it (ISO 8601 with its offset). */
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-25T08:00:00.000+00:00' });
 /** A calendar day, YYYY-MM-DD. */
@@ -25,57 +62,63 @@ export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mai
  * overrides (a name that reads as another). Written without flags: the OpenAPI document carries the bare pattern.
  */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-export const DisplayName = z.string().max(50).regex(/^[^\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/, {
+export const DisplayName = DisplayNameText.max(50).regex(/^[^\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/, {
   message: 'must not contain control or bidirectional override characters',
 });
-export const Bio = z.string().max(500);
-export const TimeZone = z.string().min(1).max(64).openapi({ example: 'Europe/Paris' });
+export const Bio = BioText.max(500);
+export const TimeZone = TimeZoneText.min(1).max(64);
 /** An object path in the storage bucket, as the database accepts it (private.is_storage_path). */
 export const StoragePath = z.string().max(300).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine((path) => !path.includes('..'), {
   message: 'must not contain ..',
-});
-export const AvatarUrl = StoragePath.openapi({ description: 'Path of the avatar in the storage bucket' });
+}).openapi({ example: MEDIA_PATH });
+export const AvatarUrl = StoragePath.openapi({ description: 'Path of the avatar in the storage bucket', example: ACCOUNT.avatar_url });
 
 export const ProfileSchema = z
   .object({
-    id: z.uuid(),
-    username: z.string(),
-    display_name: z.string(),
-    bio: z.string(),
-    avatar_url: z.string().nullable(),
-    time_zone: z.string(),
-    is_private: z.boolean(),
-    followers_count: z.number().int(),
-    following_count: z.number().int(),
-    posts_count: z.number().int(),
-    banned: z.boolean(),
+    id: AccountId,
+    username: UsernameText,
+    display_name: DisplayNameText,
+    bio: BioText,
+    avatar_url: AvatarPath,
+    time_zone: TimeZoneText,
+    is_private: z.boolean().openapi({ example: false }),
+    followers_count: z.number().int().openapi({ example: 128 }),
+    following_count: z.number().int().openapi({ example: 96 }),
+    posts_count: z.number().int().openapi({ example: 342 }),
+    banned: z.boolean().openapi({ example: false }),
     created_at: Timestamp,
-    email: z.string().optional().openapi({ description: 'Only in the caller\'s own profile' }),
-    unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile' }),
+    email: OwnEmail.optional().openapi({ description: 'Only in the caller\'s own profile' }),
+    unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile', example: 3 }),
     viewer: z
-      .object({ following: z.boolean(), requested: z.boolean(), follows_you: z.boolean(), close_friend: z.boolean() })
+      .object({
+        following: z.boolean().openapi({ example: true }),
+        requested: z.boolean().openapi({ example: false }),
+        follows_you: z.boolean().openapi({ example: true }),
+        close_friend: z.boolean().openapi({ example: false }),
+      })
       .nullable(),
   })
   .openapi('Profile');
 
 export const MfaFactorSummary = z
-  .object({ id: z.uuid(), friendly_name: z.string().nullable(), factor_type: z.enum(['totp', 'phone', 'webauthn']) })
+  .object({ id: Id, friendly_name: z.string().nullable().openapi({ example: 'My phone' }), factor_type: z.enum(['totp', 'phone', 'webauthn']) })
   .openapi('MfaFactorSummary');
 
 export const SessionSchema = z
   .object({
     session: z.object({
-      access_token: z.string(),
-      refresh_token: z.string(),
-      token_type: z.string(),
-      expires_in: z.number().int(),
-      expires_at: z.number().int(),
+      access_token: z.string().openapi({ example: ACCESS_TOKEN }),
+      refresh_token: RefreshToken,
+      token_type: z.string().openapi({ example: 'bearer' }),
+      expires_in: z.number().int().openapi({ description: 'Seconds', example: 3600 }),
+      expires_at: z.number().int().openapi({ description: 'Unix time, in seconds', example: 1795597200 }),
     }),
-    user: z.object({ id: z.uuid(), email: z.string().nullable() }),
+    user: z.object({ id: AccountId, email: OwnEmail.nullable() }),
     profile: ProfileSchema,
     mfa: z.object({
       aal: z.enum(['aal1', 'aal2']).openapi({ description: 'aal2: this session proved a second factor' }),
       step_up_required: z.boolean().openapi({
+        example: true,
         description: 'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
           'account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify',
       }),
@@ -86,36 +129,32 @@ export const SessionSchema = z
   })
   .openapi('Session');
 
-/** A real-looking account, for the examples of a post and a comment (not on Author itself: schemas extend it). */
-const AUTHOR_EXAMPLE = { id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', username: 'cleo', display_name: 'Cleo Martin', avatar_url: '7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg' };
-
 export const AuthorSchema = z
-  .object({ id: z.uuid(), username: z.string(), display_name: z.string(), avatar_url: z.string().nullable() })
+  .object({ id: AccountId, username: UsernameText, display_name: DisplayNameText, avatar_url: AvatarPath })
   .openapi('Author');
 
 const Mentions = z.array(AuthorSchema).openapi({ description: 'The accounts the text mentions (@username) that you may see' });
 
 export const PostSchema = z
   .object({
-    id: z.uuid(),
+    id: PostId,
     author: AuthorSchema,
-    body: z.string(),
-    media: z.array(z.string()),
-    emotion: z.number().int().nullable(),
+    body: PostText,
+    media: z.array(MediaPath),
+    emotion: z.number().int().nullable().openapi({ example: 80 }),
     privacy: z.enum(['public', 'close_friends', 'private']),
     day: Day,
-    likes_count: z.number().int(),
-    comments_count: z.number().int(),
-    banned: z.boolean(),
+    likes_count: z.number().int().openapi({ example: 12 }),
+    comments_count: z.number().int().openapi({ example: 3 }),
+    banned: z.boolean().openapi({ example: false }),
     created_at: Timestamp,
     edited_at: Timestamp.nullable(),
     mentions: Mentions,
-    viewer: z.object({ liked: z.boolean(), is_author: z.boolean() }).nullable(),
+    viewer: z.object({ liked: z.boolean().openapi({ example: true }), is_author: z.boolean().openapi({ example: false }) }).nullable(),
   })
   .openapi('Post', {
     example: {
-      id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', author: AUTHOR_EXAMPLE, body: 'Long walk by the harbour with @ben, then soup.',
-      media: ['7c9e6679-7425-40de-944b-e07fc1f90ae7/harbour.jpg'], emotion: 80, privacy: 'public', day: '2026-11-24',
+      id: POST.id, author: ACCOUNT, body: POST.body, media: [MEDIA_PATH], emotion: 80, privacy: 'public', day: '2026-11-24',
       likes_count: 12, comments_count: 3, banned: false, created_at: '2026-11-24T17:42:10.503+00:00', edited_at: null,
       mentions: [{ id: '9f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', username: 'ben', display_name: 'Ben Okafor', avatar_url: null }],
       viewer: { liked: true, is_author: false },
@@ -124,21 +163,20 @@ export const PostSchema = z
 
 export const CommentSchema = z
   .object({
-    id: z.uuid(),
-    post_id: z.uuid(),
-    parent_id: z.uuid().nullable(),
+    id: CommentId,
+    post_id: PostId,
+    parent_id: CommentId.nullable().openapi({ example: null }),
     author: AuthorSchema,
-    body: z.string(),
-    likes_count: z.number().int(),
-    replies_count: z.number().int(),
+    body: CommentText,
+    likes_count: z.number().int().openapi({ example: 2 }),
+    replies_count: z.number().int().openapi({ example: 1 }),
     mentions: Mentions,
     created_at: Timestamp,
-    viewer: z.object({ liked: z.boolean(), can_delete: z.boolean() }).nullable(),
+    viewer: z.object({ liked: z.boolean().openapi({ example: false }), can_delete: z.boolean().openapi({ example: false }) }).nullable(),
   })
   .openapi('Comment', {
     example: {
-      id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', post_id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', parent_id: null,
-      author: AUTHOR_EXAMPLE, body: 'That soup place is the best.', likes_count: 2, replies_count: 1, mentions: [],
+      id: COMMENT.id, post_id: POST.id, parent_id: null, author: ACCOUNT, body: COMMENT.body, likes_count: 2, replies_count: 1, mentions: [],
       created_at: '2026-11-24T18:03:55.020+00:00', viewer: { liked: false, can_delete: false },
     },
   });
@@ -147,8 +185,8 @@ export const CommentSchema = z
 export function pageOf<T extends z.ZodType>(item: T, name: string) {
   return z.object({
     items: z.array(item),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as ?cursor= for the next (older) page; null on the last' }),
-    newer_cursor: z.string().nullable().openapi({
+    next_cursor: Cursor.nullable().openapi({ description: 'Pass as ?cursor= for the next (older) page; null on the last' }),
+    newer_cursor: Cursor.nullable().openapi({
       description: 'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search',
     }),
   }).openapi(name);
@@ -171,16 +209,17 @@ export const RefreshablePageQuery = PageQuery.extend({
 export const UsernameParam = z.object({ username: Username.openapi({ param: { name: 'username', in: 'path' } }) });
 export const PostIdParam = z.object({ postId: z.uuid().openapi({ param: { name: 'postId', in: 'path' } }) });
 export const CommentIdParam = z.object({ commentId: z.uuid().openapi({ param: { name: 'commentId', in: 'path' } }) });
-export const Reason = z.object({ reason: z.string().trim().min(1).max(1000) });
+export const Reason = z.object({ reason: ReasonText.trim().min(1).max(1000) });
 export const IsoDate = z.iso.date().openapi({ example: '2026-11-22' });
 
 export const ReportSchema = z
-  .object({ id: z.uuid(), target_type: z.enum(['user', 'post', 'comment']), created_at: Timestamp })
+  .object({ id: Id, target_type: z.enum(['user', 'post', 'comment']), created_at: Timestamp })
   .openapi('Report');
 
-export const DeletedSchema = z.object({ deleted: z.literal(true), id: z.uuid() }).openapi('Deleted');
+export const DeletedSchema = z.object({ deleted: z.literal(true), id: Id }).openapi('Deleted');
 
-export const MessageSchema = z.object({ message: z.string() }).openapi('Message');
+export const MessageSchema = z.object({ message: z.string().openapi({ example: 'If an account exists for this address, we sent it a code' }) })
+  .openapi('Message');
 
 export function json<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };

@@ -5,22 +5,22 @@ import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';
-import { json, Timestamp } from './schemas.ts';
+import { Id, json, Timestamp } from './schemas.ts';
 
 const tags = ['account'];
 const security = [{ bearerAuth: [] }];
 
 const DeviceSession = z.object({
-  id: z.uuid(),
+  id: Id,
   created_at: Timestamp.openapi({ description: 'When you signed in' }),
   last_used_at: Timestamp.openapi({ description: 'When its tokens were last refreshed' }),
   user_agent: z.string().nullable().openapi({ description: 'The client that signed in, as it named itself', example: 'DayKeeper/2.1 (iPhone; iOS 19.1)' }),
   ip: z.string().nullable().openapi({ description: 'The address it signed in or last refreshed from', example: '203.0.113.7' }),
   aal: z.enum(['aal1', 'aal2']).nullable().openapi({ description: 'aal2: stepped up with a second factor' }),
-  current: z.boolean().openapi({ description: 'The session of the token this request was made with' }),
+  current: z.boolean().openapi({ description: 'The session of the token this request was made with', example: true }),
 }).openapi('DeviceSession');
 const Ended = z.object({ ended: z.number().int().openapi({ example: 1 }) }).openapi('EndedSessions');
-const SessionParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, example: '5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11' }) });
+const SessionParam = z.object({ id: Id.openapi({ param: { name: 'id', in: 'path' } }) });
 
 export const sessions = createRouter()
   .openapi(createRoute({

@@ -6,11 +6,14 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
-import { AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, RefreshablePageQuery, ReportSchema, Timestamp, Username, UsernameParam } from './schemas.ts';
+import {
+  AccountId, AuthorSchema, body, Day, IsoDate, json, pageOf, PageQuery, PostPage, ProfileSchema, Reason, RefreshablePageQuery, ReportSchema, Timestamp,
+  Username, UsernameParam, UsernameText,
+} from './schemas.ts';
 
 const tags = ['users'];
 const security = [{ bearerAuth: [] }];
-const ListedProfile = ProfileSchema.extend({ since: z.string() }).openapi('ListedProfile');
+const ListedProfile = ProfileSchema.extend({ since: Timestamp }).openapi('ListedProfile');
 const ProfilePage = pageOf(ListedProfile, 'ProfilePage');
 const FollowState = z
   .object({ state: z.enum(['following', 'requested', 'none']), user: ProfileSchema })
@@ -20,26 +23,26 @@ const CalendarSchema = z
     user: AuthorSchema,
     from: Day,
     to: Day,
-    days: z.array(z.object({ day: Day, count: z.number().int(), level: z.number().int().min(1).max(4) })),
+    days: z.array(z.object({ day: Day, count: z.number().int().openapi({ example: 3 }), level: z.number().int().min(1).max(4).openapi({ example: 2 }) })),
   })
   .openapi('Calendar');
 
 const MutedAccount = AuthorSchema.extend({
-  notifications_only: z.boolean(),
+  notifications_only: z.boolean().openapi({ example: false }),
   expires_at: Timestamp.nullable().openapi({ description: 'When the mute ends by itself; null: until you unmute' }),
   since: Timestamp,
 }).openapi('MutedAccount');
 const MuteRequest = z.object({
-  mute: z.boolean().optional().openapi({ description: 'The state you want; omit to toggle' }),
-  notifications_only: z.boolean().optional().openapi({ description: 'Mute only its notifications; its posts stay in your feed and search' }),
+  mute: z.boolean().optional().openapi({ description: 'The state you want; omit to toggle', example: true }),
+  notifications_only: z.boolean().optional().openapi({ description: 'Mute only its notifications; its posts stay in your feed and search', example: false }),
   duration: z.number().int().min(60).max(366 * 86400).optional()
     .openapi({ description: 'Seconds until the mute ends by itself (60 to a year); omit to mute until you unmute', example: 86400 }),
 }).openapi('MuteRequest');
 const MuteState = z.object({
-  muted: z.boolean(),
-  notifications_only: z.boolean(),
+  muted: z.boolean().openapi({ example: true }),
+  notifications_only: z.boolean().openapi({ example: false }),
   expires_at: Timestamp.nullable(),
-  user: z.object({ id: z.uuid(), username: z.string() }),
+  user: z.object({ id: AccountId, username: UsernameText }),
 }).openapi('MuteState');
 
 const seeErrors = errorResponses({ 400: 'Malformed username', 404: 'No such user, or not visible to you' });
@@ -55,7 +58,7 @@ const actErrors = errorResponses({
 });
 
 const optionalBoolean = (name: string, description: string) =>
-  ({ required: false, content: { 'application/json': { schema: z.object({ [name]: z.boolean().optional() }).openapi({ description }) } } });
+  ({ required: false, content: { 'application/json': { schema: z.object({ [name]: z.boolean().optional().openapi({ example: true }) }).openapi({ description }) } } });
 
 export const users = createRouter()
   .openapi(createRoute({
@@ -79,7 +82,7 @@ export const users = createRouter()
     summary: 'Add or remove a close friend: toggles, or {"close_friend": true|false}',
     middleware: [requireUser] as const,
     request: { params: UsernameParam, body: optionalBoolean('close_friend', 'The state you want; omit to toggle') },
-    responses: { 200: json(z.object({ close_friend: z.boolean(), user: ProfileSchema }), 'The resulting state'), ...actErrors },
+    responses: { 200: json(z.object({ close_friend: z.boolean().openapi({ example: true }), user: ProfileSchema }), 'The resulting state'), ...actErrors },
   }), async (c) => {
     const wanted = c.req.valid('json').close_friend;
     return c.json(await rpc(c.var.deps, c.var.caller, 'set_close_friend', { p_username: c.req.valid('param').username, p_close: wanted }), 200);
@@ -88,7 +91,7 @@ export const users = createRouter()
     method: 'get', path: '/blocks', operationId: 'listBlocks', description: "The accounts you blocked, newest first (banned accounts are left out).", tags, security, summary: 'Accounts you blocked, newest first',
     middleware: [requireUser] as const, request: { query: PageQuery },
     responses: {
-      200: json(pageOf(AuthorSchema.extend({ since: z.string() }), 'BlockPage'), 'A page of blocked accounts'),
+      200: json(pageOf(AuthorSchema.extend({ since: Timestamp }), 'BlockPage'), 'A page of blocked accounts'),
       ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
     },
   }), async (c) => {
@@ -132,7 +135,7 @@ export const users = createRouter()
   })
   .openapi(createRoute({
     method: 'post', path: '/{username}/respond_follow', operationId: 'respondToFollowRequest', description: "Accepts or declines this user's pending follow request to you. No pending request: 404.", tags, security, summary: "Accept or decline this user's follow request",
-    middleware: [requireUser] as const, request: { params: UsernameParam, ...body(z.object({ accept: z.boolean() })) },
+    middleware: [requireUser] as const, request: { params: UsernameParam, ...body(z.object({ accept: z.boolean().openapi({ example: true }) })) },
     responses: {
       200: json(z.object({ state: z.enum(['accepted', 'declined']), user: ProfileSchema }), 'Answered'),
       ...actErrors, ...errorResponses({ 404: 'No pending request from this user' }),
@@ -168,7 +171,7 @@ export const users = createRouter()
     middleware: [requireUser] as const,
     request: { params: UsernameParam, body: optionalBoolean('block', 'The state you want; omit to toggle') },
     responses: {
-      200: json(z.object({ blocked: z.boolean(), user: z.object({ id: z.uuid(), username: z.string() }) }), 'The resulting state'),
+      200: json(z.object({ blocked: z.boolean().openapi({ example: true }), user: z.object({ id: AccountId, username: UsernameText }) }), 'The resulting state'),
       ...actErrors,
     },
   }), async (c) => {
