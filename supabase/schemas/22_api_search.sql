@@ -159,6 +159,9 @@ as $$
 declare
   v_query tsquery := plainto_tsquery('simple', p_q);
   v_limit integer := least(p_limit, 1000);
+  -- The point the RUM index measures back from: a finite one (from infinity every distance is infinite, so
+  -- every match would tie). Posts are never dated after now.
+  v_from timestamptz := least(p_before_at, now() + interval '1 day');
 begin
   if private.posts_share_with_words(p_q) >= 0.01 then
     return query
@@ -173,7 +176,7 @@ begin
       from (select p.id, p.created_at, p.body_search
             from public.posts p
             where p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
-            order by p.created_at operator(extensions.<=|) p_before_at
+            order by p.created_at operator(extensions.<=|) v_from
             fetch first v_limit rows with ties) m
       order by m.created_at desc, m.id desc
       limit v_limit;
