@@ -30,10 +30,11 @@ const visiblePost = (listingMe: string) =>
 const below = (cursor?: string) =>
   cursor ? `and (p.created_at, p.id) < (select c.at, c.id from private.decode_cursor(${literal(cursor)}) c)` : '';
 
-/** The page {items, next_cursor} of `page` (rows p with n = position, limit + 1 at most) joined to `authors` o. */
+/** The page {newer_cursor, items, next_cursor} of `page` (rows p with n = position, limit + 1 at most) joined to `authors` o. */
 function pageJson(limit: number): string {
   return `
 select jsonb_build_object(
+  'newer_cursor', (select private.encode_cursor(q.created_at, q.id) from page q where q.n = 1),
   'items', coalesce(jsonb_agg(jsonb_build_object(
     'id', p.id,
     'author', jsonb_build_object('id', o.id, 'username', o.username, 'display_name', o.display_name, 'avatar_url', o.avatar_url),
