@@ -83,5 +83,10 @@ export function renderErrorCodes({ codes }: Documented, messages: Map<string, st
     ...entries,
     '};',
     '',
+    '/** A message each code is answered with, where a source spells it out (for the examples of narrower lists). */',
+    'export const errorMessages: Record<string, string> = {',
+    ...[...codes.keys()].sort().filter((code) => messages.get(code)).map((code) => `  ${code}: ${JSON.stringify(messages.get(code))},`),
+    '};',
+    '',
   ].join('\n');
 }

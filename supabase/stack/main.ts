@@ -27,6 +27,7 @@ import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
 import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
+import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
 
 const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
@@ -200,22 +201,31 @@ async function rpcReference(): Promise<void> {
   }
 }
 
-/** The texts of the files below `dir` (recursively, in name order) whose names end in one of `endings`. */
-function textsOf(dir: string, endings: string[]): string[] {
-  return [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) return textsOf(path, endings);
-    return endings.some((ending) => entry.name.endsWith(ending)) ? [Deno.readTextFileSync(path)] : [];
+/** The files below `dir` of the repository (recursively, in name order) whose names end in one of `endings`. */
+function sourcesOf(dir: string, endings: string[]): Source[] {
+  return [...Deno.readDirSync(join(repoRoot, dir))].sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) return sourcesOf(path, endings);
+    return endings.some((ending) => entry.name.endsWith(ending)) ? [{ path, text: Deno.readTextFileSync(join(repoRoot, path)) }] : [];
   });
 }
 
-/** `npm run error-codes`: functions/api/lib/error-codes.ts from supabase/ERRORS.md (no stack needed). */
+/**
+ * `npm run error-codes` (no stack needed): functions/api/lib/error-codes.ts from supabase/ERRORS.md, and
+ * functions/api/lib/operation-codes.ts from the facade and the schemas.
+ */
 async function errorCodes(): Promise<void> {
   const documented = documentedCodes(await Deno.readTextFile(join(repoRoot, 'supabase', 'ERRORS.md')));
-  const sources = [...textsOf(join(repoRoot, 'functions', 'api'), ['.ts']), ...textsOf(join(repoRoot, 'supabase', 'schemas'), ['.sql'])];
-  const file = join(repoRoot, 'functions', 'api', 'lib', 'error-codes.ts');
-  await Deno.writeTextFile(file, renderErrorCodes(documented, messagesOf(sources)));
-  info(`wrote ${file}`);
+  const facade = sourcesOf('functions/api', ['.ts']);
+  const schemas = sourcesOf('supabase/schemas', ['.sql']);
+  const generated: [string, string][] = [
+    ['functions/api/lib/error-codes.ts', renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text)))],
+    ['functions/api/lib/operation-codes.ts', renderOperationCodes(operationCodes(facade, schemas, new Set(documented.codes.keys())))],
+  ];
+  for (const [path, text] of generated) {
+    await Deno.writeTextFile(join(repoRoot, path), text);
+    info(`wrote ${path}`);
+  }
 }
 
 /**

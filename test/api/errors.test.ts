@@ -130,12 +130,15 @@ describe('GET /openapi.json', () => {
         if (operation.requestBody) expected.push('400', '408', '413', '415');
         if (operation.security?.some((scheme) => 'bearerAuth' in scheme)) expected.push('401');
         expect([method, path, expected.filter((status) => !statuses.includes(status))]).toEqual([method, path, []]);
-        // Every error answer is the one envelope, naming the codes of its status (health's 503 is its own report of
-        // the services).
+        // Every error answer is the one envelope, naming codes of its status: all of them (Error404), or those its
+        // operation can answer (GetPostError404). Health's 503 is its own report of the services.
         for (const status of statuses.filter((code) => code >= '400' && !(path === '/api/health' && code === '503'))) {
-          const answer = operation.responses[status] as { content: { 'application/json': { schema: unknown } } };
-          expect([method, path, status, answer.content['application/json'].schema])
-            .toEqual([method, path, status, { $ref: `#/components/schemas/Error${status}` }]);
+          const answer = operation.responses[status] as { content: { 'application/json': { schema: { $ref: string } } } };
+          const ref = answer.content['application/json'].schema.$ref;
+          expect([method, path, status, ref]).toEqual([method, path, status, expect.stringMatching(new RegExp(`^#/components/schemas/(\\w+)?Error${status}$`))]);
+          const codes: string[] = response.body.components.schemas[ref.split('/').pop()!].properties.error.properties.code.enum;
+          const ofStatus: string[] = response.body.components.schemas[`Error${status}`].properties.error.properties.code.enum;
+          expect([method, path, status, codes.filter((code) => !ofStatus.includes(code))]).toEqual([method, path, status, []]);
         }
       }
     }
@@ -143,6 +146,19 @@ describe('GET /openapi.json', () => {
     const notFound = response.body.components.schemas.Error404;
     expect(notFound.properties.error.properties.code.enum).toEqual(expect.arrayContaining(['post_not_found', 'user_not_found', 'route_not_found']));
     expect(notFound.example.error).toMatchObject({ code: 'post_not_found', message: 'Post not found' }); // as GET /post/{postId} answers it
+    // An operation's answer names only the codes it can answer (lib/operation-codes.ts, read from the facade and
+    // the SQL): a post's 404 is about posts, a create's 429 about posts.
+    const codesOf = (path: string, method: string, status: string): string[] => {
+      const ref: string = response.body.paths[path][method].responses[status].content['application/json'].schema.$ref;
+      return response.body.components.schemas[ref.split('/').pop()!].properties.error.properties.code.enum;
+    };
+    expect(codesOf('/api/post/{postId}', 'get', '404')).toContain('post_not_found');
+    expect(codesOf('/api/post/{postId}', 'get', '404')).not.toContain('user_not_found');
+    expect(codesOf('/api/{username}/follow', 'post', '404')).toContain('user_not_found');
+    expect(codesOf('/api/post/create', 'post', '429')).toEqual(expect.arrayContaining(['too_many_posts', 'too_many_mentions', 'too_many_requests']));
+    expect(codesOf('/api/post/create', 'post', '429')).not.toContain('too_many_follows');
+    expect(codesOf('/api/feed', 'get', '400')).toContain('invalid_cursor');
+    expect(codesOf('/api/post/{postId}', 'get', '400')).not.toContain('invalid_cursor');
     const profile = response.body.paths['/api/{username}'].get;
     expect(profile.security).toEqual([{}, { bearerAuth: [] }]);
     expect(Object.keys(profile.responses)).toEqual(expect.arrayContaining(['200', '401', '404']));

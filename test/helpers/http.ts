@@ -1,5 +1,6 @@
 // Requests to the facade over HTTP, through the gateway, as a client would send them.
 import { request as httpRequest } from 'node:http';
+import { assertDocumentedCode } from './documented-codes.ts';
 import { replicaCaughtUp } from './replica.ts';
 import { stack } from './stack.ts';
 
@@ -32,7 +33,9 @@ export async function api(
   }
   const response = await fetch(`${stack.functionsUrl}${path}`, { method, headers, body });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  const answer = { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  await assertDocumentedCode(method, path, answer.status, answer.body);
+  return answer;
 }
 
 /**
@@ -59,11 +62,14 @@ export function apiFrom(
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({
-        status: response.statusCode ?? 0,
-        body: text ? JSON.parse(text) : undefined,
-        headers: new Headers(response.headers as Record<string, string>),
-      }));
+      response.on('end', () => {
+        const answer = {
+          status: response.statusCode ?? 0,
+          body: text ? JSON.parse(text) : undefined,
+          headers: new Headers(response.headers as Record<string, string>),
+        };
+        assertDocumentedCode(method, path, answer.status, answer.body).then(() => resolve(answer), reject);
+      });
     });
     request.on('error', reject);
     request.end(body);

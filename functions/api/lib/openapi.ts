@@ -1,10 +1,13 @@
 // The answers every route can give besides its own: the routes declare what is theirs, this adds what the
 // app's middleware and dependencies add to all of them, so the document lists every status a client may see;
-// then each error answer names the codes its status may carry (lib/error-codes.ts, from supabase/ERRORS.md).
-import { errorCodes } from './error-codes.ts';
+// then each error answer names the codes it may carry: those of its status (lib/error-codes.ts, from
+// supabase/ERRORS.md) that its operation can answer (lib/operation-codes.ts, read from the facade and the SQL).
+import { errorCodes, errorMessages } from './error-codes.ts';
 import { errorExample } from './errors.ts';
+import { operationCodes } from './operation-codes.ts';
 
 type Operation = {
+  operationId?: string;
   requestBody?: unknown;
   security?: Record<string, unknown>[];
   tags?: string[];
@@ -44,9 +47,11 @@ export function withCommonErrors<D extends Document>(document: D): D {
   return document;
 }
 
-/** The Error envelope of one status: its code is one of the status's codes, shown with a real example. */
-function errorOf(status: number) {
-  const { codes, example } = errorCodes[status];
+/** The Error envelope of one status carrying one of `codes`, shown with a real example. */
+function errorOf(status: number, codes: string[]) {
+  const usual = errorCodes[status].example;
+  const shown = codes.includes(usual.code) ? usual.code : codes.find((code) => errorMessages[code]) ?? codes[0];
+  const example = shown === usual.code ? usual : { code: shown, message: errorMessages[shown] ?? '…' };
   return {
     type: 'object',
     required: ['error'],
@@ -76,7 +81,10 @@ function errorOf(status: number) {
   };
 }
 
-/** `document` with each error answer's schema the Error of its status (Error404…), which names its codes. */
+/**
+ * `document` with each error answer's schema naming the codes it may carry: the Error of its status (Error404…)
+ * where its operation may answer all of them, else one of its own (GetPostError404…).
+ */
 export function withErrorCodes<D extends Document>(document: D): D {
   const schemas = (document.components ??= {}).schemas ??= {};
   for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
@@ -85,8 +93,15 @@ export function withErrorCodes<D extends Document>(document: D): D {
         const content = (answer as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.['application/json'];
         // Only the error envelope (health's 503 is its own report of the services).
         if (!errorCodes[Number(status)] || content?.schema?.$ref !== '#/components/schemas/Error') continue;
-        schemas[`Error${status}`] ??= errorOf(Number(status));
-        content.schema = { $ref: `#/components/schemas/Error${status}` };
+        const all = errorCodes[Number(status)].codes;
+        const own = operation.operationId ? operationCodes[operation.operationId] : undefined;
+        const codes = own ? all.filter((code) => own.includes(code)) : all;
+        // A status the reading finds no code of keeps them all, rather than promise none.
+        const name = codes.length === all.length || codes.length === 0
+          ? `Error${status}`
+          : `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Error${status}`;
+        schemas[name] ??= errorOf(Number(status), codes.length === 0 ? all : codes);
+        content.schema = { $ref: `#/components/schemas/${name}` };
       }
     }
   }
