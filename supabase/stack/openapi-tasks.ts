@@ -1,5 +1,5 @@
 // `npm run lint:openapi`: Redocly CLI lints the OpenAPI document the function serves (0 errors expected).
-// `npm run client`: regenerates the typed client's types (functions/api/client/schema.d.ts) from it.
+// `npm run client`: regenerates the typed client's types (client/schema.d.ts) from it.
 import { join } from 'node:path';
 import { repoRoot } from './config.ts';
 import { clientTypes, clientTypesFile, openApiDocument } from './openapi.ts';

@@ -1,11 +1,11 @@
 // The OpenAPI document exactly as GET /openapi.json serves it, from the app built in-process (no database, no
-// network), and the types of the typed client (functions/api/client.ts) that openapi-typescript makes from it.
+// network), and the types of the typed client (client/, its own package) that openapi-typescript makes from it.
 // No Deno globals here: test/api/openapi.test.ts runs this under Node.
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { createApp } from '../../functions/api/app.ts';
 import { parseEnv } from '../../functions/api/env.ts';
 
-export const clientTypesFile = 'functions/api/client/schema.d.ts';
+export const clientTypesFile = 'client/schema.d.ts';
 
 /** The document the development stack serves (its server is the local gateway). */
 export async function openApiDocument(): Promise<OpenAPI3> {

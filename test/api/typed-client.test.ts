@@ -1,7 +1,7 @@
-// The typed client (functions/api/client.ts) against the running facade, as a TypeScript consumer uses it:
+// The typed client (client/, @daykeeper/client) against the running facade, as a TypeScript consumer uses it:
 // every path, body and answer below is checked by `npm run check`.
 import { assert, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../functions/api/client.ts';
+import { createApiClient } from '../../client/index.ts';
 import { uniqueUsername } from '../helpers/accounts.ts';
 import { latestCode } from '../helpers/mailpit.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';

@@ -1,9 +1,9 @@
 // The typed client for TypeScript consumers: openapi-fetch over the types `npm run client` generates from the
-// OpenAPI document (client/schema.d.ts), so every path, parameter, body and answer is checked when compiling.
+// OpenAPI document (schema.d.ts), so every path, parameter, body and answer is checked when compiling.
 import createClient, { type ClientOptions } from 'openapi-fetch';
-import type { paths } from './client/schema.d.ts';
+import type { paths } from './schema.d.ts';
 
-export type { components, operations, paths } from './client/schema.d.ts';
+export type { components, operations, paths } from './schema.d.ts';
 
 /**
  * A client of the facade. `baseUrl` is the document's server, the functions URL without `/api`:
