@@ -2426,13 +2426,13 @@ export interface components {
          *       }
          *     }
          */
-        Error429: {
+        GetHealthError429: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_comments" | "too_many_follows" | "too_many_likes" | "too_many_mentions" | "too_many_posts" | "too_many_reports" | "too_many_requests";
+                code: "rate_limited" | "too_many_requests";
                 /**
                  * @description For people; may change
                  * @example Too many requests; try again in a moment
@@ -2531,13 +2531,13 @@ export interface components {
          *       }
          *     }
          */
-        Error400: {
+        RegisterError400: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "cannot_befriend_self" | "cannot_block_self" | "cannot_follow_self" | "cannot_mute_self" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_range" | "invalid_reason" | "invalid_search_type" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "redirect_not_allowed" | "same_password" | "search_too_long" | "search_too_short" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -2566,13 +2566,13 @@ export interface components {
          *       }
          *     }
          */
-        Error403: {
+        RegisterError403: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "email_banned" | "email_not_confirmed" | "forbidden" | "history_is_append_only" | "not_author" | "post_banned" | "private_account" | "second_factor_required" | "user_banned";
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -2630,22 +2630,22 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "already_reported",
-         *         "message": "You already reported this; an admin will look at it",
+         *         "code": "email_pending_confirmation",
+         *         "message": "This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
          */
-        Error409: {
+        RegisterError409: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "already_banned" | "already_reported" | "cannot_ban_admin" | "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "not_banned" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example You already reported this; an admin will look at it
+                 * @example This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code:
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2805,22 +2805,2052 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdateAccountError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_taken",
+         *         "message": "This e-mail address is already in use",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdateAccountError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "registration_refused" | "too_many_factors" | "username_taken";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "unauthorized",
+         *         "message": "Sign in first",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ListSessionsError401: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "invalid_token" | "unauthorized";
+                /**
+                 * @description For people; may change
+                 * @example Sign in first
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "auth_unavailable",
+         *         "message": "The authentication service cannot be reached or did not answer in time",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ListSessionsError503: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "auth_unavailable" | "database_busy" | "database_not_ready" | "database_unavailable" | "error" | "lock_timeout" | "service_unavailable";
+                /**
+                 * @description For people; may change
+                 * @example The authentication service cannot be reached or did not answer in time
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EndSessionError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EndSessionError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "forbidden" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EndSessionError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "route_not_found" | "session_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EnrollTotpError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_taken",
+         *         "message": "This e-mail address is already in use",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EnrollTotpError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "factor_not_found",
+         *         "message": "No such factor of yours",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        VerifyFactorError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "factor_not_found" | "not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No such factor of yours
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_taken",
+         *         "message": "This e-mail address is already in use",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        StartFactorRecoveryError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "factor_not_found",
+         *         "message": "No such factor of yours",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CancelFactorRecoveryError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "factor_not_found" | "not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No such factor of yours
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_taken",
+         *         "message": "This e-mail address is already in use",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CompleteFactorRecoveryError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreatePostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "idempotency_key_reused",
+         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreatePostError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "username_taken";
+                /**
+                 * @description For people; may change
+                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreatePostError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_mentions" | "too_many_posts" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "post_not_found",
          *         "message": "Post not found",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
          */
-        Error404: {
+        GetPostError404: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "comment_not_found" | "factor_not_found" | "limit_not_found" | "not_a_follower" | "not_found" | "notification_not_found" | "post_not_found" | "recovery_not_found" | "report_not_found" | "request_not_found" | "route_not_found" | "session_not_found" | "user_not_found";
+                code: "not_found" | "post_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Post not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdatePostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdatePostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "forbidden" | "not_author" | "post_banned";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdatePostError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_mentions" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        LikePostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        LikePostError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_likes" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ReportPostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "already_reported",
+         *         "message": "You already reported this; an admin will look at it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ReportPostError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "already_reported" | "concurrent_update" | "conflict" | "idempotency_key_reused";
+                /**
+                 * @description For people; may change
+                 * @example You already reported this; an admin will look at it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ReportPostError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_reports" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "idempotency_key_reused",
+         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreateCommentError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "idempotency_key_reused";
+                /**
+                 * @description For people; may change
+                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreateCommentError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_comments" | "too_many_mentions" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "comment_not_found",
+         *         "message": "Comment not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        GetCommentError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "comment_not_found" | "not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Comment not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        DeleteCommentError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "forbidden" | "post_banned";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        DeleteCommentError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Post not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminListReportsError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "forbidden" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminListReportsError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "report_not_found",
+         *         "message": "Report not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDismissReportError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "report_not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Report not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminGetBanHistoryByAdminError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanUserError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanUserError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "cannot_ban_admin",
+         *         "message": "Admins cannot be banned; revoke their admin rights first",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanUserError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "already_banned" | "cannot_ban_admin" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
+                /**
+                 * @description For people; may change
+                 * @example Admins cannot be banned; revoke their admin rights first
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeleteUserError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "ban_history_is_append_only" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeleteUserError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Post not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "idempotency_key_reused",
+         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeleteUserError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
+                /**
+                 * @description For people; may change
+                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeleteUserError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_close_friends" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanPostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanPostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "idempotency_key_reused",
+         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanPostError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned";
+                /**
+                 * @description For people; may change
+                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeletePostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "forbidden" | "post_banned" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "notification_not_found",
+         *         "message": "Notification not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ReadNotificationsError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "notification_not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Notification not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        SearchError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        SetCloseFriendError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ListPostsOfDayError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "forbidden" | "private_account";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        FollowUserError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        FollowUserError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_follows" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        RespondToFollowRequestError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        RespondToFollowRequestError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "request_not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        RemoveFollowerError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        RemoveFollowerError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_a_follower" | "not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        BlockUserError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        BlockUserError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        MuteUserError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        GetCalendarError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2870,7 +4900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -2947,7 +4977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description The e-mail belongs to a banned account */
@@ -2956,7 +4986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -2974,7 +5004,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["RegisterError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -3001,7 +5031,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3083,7 +5113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3119,7 +5149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3187,7 +5217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Wrong username, e-mail or password, or a banned account (one answer for all) */
@@ -3205,7 +5235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3241,7 +5271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3297,7 +5327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -3306,7 +5336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3369,7 +5399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Invalid, used or expired refresh token (a ban ends every session, so its tokens too) */
@@ -3414,7 +5444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3480,7 +5510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3516,7 +5546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3589,7 +5619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3625,7 +5655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3696,7 +5726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -3732,7 +5762,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3797,7 +5827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3862,7 +5892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -3928,7 +5958,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Not signed in */
@@ -3973,7 +6003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4061,7 +6091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["UpdateAccountError400"];
                 };
             };
             /** @description Not signed in, or wrong current password */
@@ -4079,7 +6109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4097,7 +6127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["UpdateAccountError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4124,7 +6154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4187,7 +6217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["UpdateAccountError400"];
                 };
             };
             /** @description Not signed in */
@@ -4205,7 +6235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4241,7 +6271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4308,7 +6338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4366,7 +6396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4375,7 +6405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4393,7 +6423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4433,7 +6463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description Not signed in */
@@ -4442,7 +6472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Needs a session stepped up with your second factor */
@@ -4451,7 +6481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["EndSessionError403"];
                 };
             };
             /** @description No such session of yours */
@@ -4460,7 +6490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["EndSessionError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4469,7 +6499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4487,7 +6517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4525,7 +6555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Needs a session stepped up with your second factor */
@@ -4534,7 +6564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["EndSessionError403"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -4543,7 +6573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4561,7 +6591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -4613,7 +6643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4698,7 +6728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EnrollTotpError400"];
                 };
             };
             /** @description Not signed in */
@@ -4725,7 +6755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["EnrollTotpError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -4752,7 +6782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4817,7 +6847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EnrollTotpError400"];
                 };
             };
             /** @description Not signed in */
@@ -4835,7 +6865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["VerifyFactorError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -4871,7 +6901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -4939,7 +6969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5002,7 +7032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EnrollTotpError400"];
                 };
             };
             /** @description Not signed in */
@@ -5029,7 +7059,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["StartFactorRecoveryError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5056,7 +7086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5124,7 +7154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description No pending recovery */
@@ -5133,7 +7163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5142,7 +7172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5210,7 +7240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError404"];
                 };
             };
             /** @description The wait is not over */
@@ -5219,7 +7249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["CompleteFactorRecoveryError409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5228,7 +7258,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5294,7 +7324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EnrollTotpError400"];
                 };
             };
             /** @description Not signed in */
@@ -5312,7 +7342,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description No such factor of yours */
@@ -5321,7 +7351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["VerifyFactorError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5330,7 +7360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5386,7 +7416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5395,7 +7425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5413,7 +7443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5467,7 +7497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -5476,7 +7506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5494,7 +7524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["CreatePostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -5521,7 +7551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["CreatePostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5539,7 +7569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5579,7 +7609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -5588,7 +7618,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5597,7 +7627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5606,7 +7636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5624,7 +7654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5677,7 +7707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["UpdatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -5686,7 +7716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not your post */
@@ -5695,7 +7725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["UpdatePostError403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5704,7 +7734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5740,7 +7770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["UpdatePostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5758,7 +7788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5798,7 +7828,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -5807,7 +7837,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not your post */
@@ -5816,7 +7846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["UpdatePostError403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5825,7 +7855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5834,7 +7864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5852,7 +7882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -5899,7 +7929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -5908,7 +7938,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -5917,7 +7947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5953,7 +7983,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["LikePostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5971,7 +8001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6015,7 +8045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6024,7 +8054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -6033,7 +8063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6042,7 +8072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6060,7 +8090,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6110,7 +8140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["ReportPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -6119,7 +8149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -6128,7 +8158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6146,7 +8176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["ReportPostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6173,7 +8203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["ReportPostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6191,7 +8221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6241,7 +8271,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -6250,7 +8280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6259,7 +8289,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6277,7 +8307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["CreateCommentError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6304,7 +8334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["CreateCommentError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6322,7 +8352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6368,7 +8398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6377,7 +8407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6386,7 +8416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6395,7 +8425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6413,7 +8443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6453,7 +8483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6462,7 +8492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6471,7 +8501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6480,7 +8510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6498,7 +8528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6538,7 +8568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -6547,7 +8577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not yours to delete */
@@ -6556,7 +8586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["DeleteCommentError403"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6565,7 +8595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6574,7 +8604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6592,7 +8622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6636,7 +8666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6645,7 +8675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6654,7 +8684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -6663,7 +8693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6681,7 +8711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6731,7 +8761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -6740,7 +8770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6749,7 +8779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6767,7 +8797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["CreateCommentError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6794,7 +8824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["CreateCommentError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6812,7 +8842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6859,7 +8889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -6868,7 +8898,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6877,7 +8907,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6913,7 +8943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["LikePostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6931,7 +8961,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -6975,7 +9005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -6984,7 +9014,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -6993,7 +9023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7002,7 +9032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7020,7 +9050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7070,7 +9100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["ReportPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7079,7 +9109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -7088,7 +9118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7106,7 +9136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["ReportPostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -7133,7 +9163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["ReportPostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7151,7 +9181,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7194,7 +9224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7203,7 +9233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7212,7 +9242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -7221,7 +9251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7230,7 +9260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7248,7 +9278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7288,7 +9318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description Not signed in */
@@ -7297,7 +9327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7306,7 +9336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -7315,7 +9345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminDismissReportError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7324,7 +9354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7342,7 +9372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7385,7 +9415,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7394,7 +9424,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7403,7 +9433,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -7412,7 +9442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7421,7 +9451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7439,7 +9469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7483,7 +9513,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7492,7 +9522,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7501,7 +9531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -7510,7 +9540,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7519,7 +9549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7537,7 +9567,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7581,7 +9611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7590,7 +9620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7599,7 +9629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -7608,7 +9638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7617,7 +9647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7635,7 +9665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7694,7 +9724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["AdminBanUserError400"];
                 };
             };
             /** @description Not signed in */
@@ -7703,7 +9733,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7712,7 +9742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminBanUserError403"];
                 };
             };
             /** @description Not found */
@@ -7721,7 +9751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7739,7 +9769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["AdminBanUserError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -7766,7 +9796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7784,7 +9814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7824,7 +9854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7833,7 +9863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7842,7 +9872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminDeleteUserError403"];
                 };
             };
             /** @description Not found */
@@ -7851,7 +9881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The user is not banned */
@@ -7860,7 +9890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["AdminDeleteUserError409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -7869,7 +9899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["AdminDeleteUserError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7887,7 +9917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -7946,7 +9976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["AdminBanPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7955,7 +9985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -7964,7 +9994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminBanPostError403"];
                 };
             };
             /** @description Not found */
@@ -7973,7 +10003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -7991,7 +10021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["AdminBanPostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -8018,7 +10048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8036,7 +10066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8076,7 +10106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8085,7 +10115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Not an admin */
@@ -8094,7 +10124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["AdminDeletePostError403"];
                 };
             };
             /** @description Not found */
@@ -8103,7 +10133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description The post is not banned */
@@ -8112,7 +10142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["AdminDeleteUserError409"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8121,7 +10151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8139,7 +10169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8184,7 +10214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8193,7 +10223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8202,7 +10232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8220,7 +10250,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8266,7 +10296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8275,7 +10305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8284,7 +10314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8302,7 +10332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8350,7 +10380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description Not signed in */
@@ -8359,7 +10389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such notification of yours */
@@ -8368,7 +10398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["ReadNotificationsError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8404,7 +10434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8422,7 +10452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8467,7 +10497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["SearchError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8476,7 +10506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8485,7 +10515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8503,7 +10533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8546,7 +10576,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8564,7 +10594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8606,7 +10636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8615,7 +10645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8624,7 +10654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8642,7 +10672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8684,7 +10714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8693,7 +10723,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8702,7 +10732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8720,7 +10750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8771,7 +10801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["SetCloseFriendError400"];
                 };
             };
             /** @description Not signed in */
@@ -8780,7 +10810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -8789,7 +10819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8825,7 +10855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["AdminDeleteUserError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8843,7 +10873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8885,7 +10915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8894,7 +10924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8903,7 +10933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8921,7 +10951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -8963,7 +10993,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8972,7 +11002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8981,7 +11011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8999,7 +11029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9043,7 +11073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description No username and not signed in */
@@ -9052,7 +11082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -9061,7 +11091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["ListPostsOfDayError403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9070,7 +11100,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9079,7 +11109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9097,7 +11127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9137,7 +11167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["EndSessionError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9146,7 +11176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9155,7 +11185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9164,7 +11194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9182,7 +11212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9229,7 +11259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["FollowUserError400"];
                 };
             };
             /** @description Not signed in */
@@ -9238,7 +11268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9247,7 +11277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9283,7 +11313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["FollowUserError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9301,7 +11331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9352,7 +11382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RespondToFollowRequestError400"];
                 };
             };
             /** @description Not signed in */
@@ -9361,7 +11391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No pending request from this user */
@@ -9370,7 +11400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["RespondToFollowRequestError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9406,7 +11436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9424,7 +11454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9468,7 +11498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["RemoveFollowerError400"];
                 };
             };
             /** @description Not signed in */
@@ -9477,7 +11507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9486,7 +11516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["RemoveFollowerError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9495,7 +11525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9513,7 +11543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9557,7 +11587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9566,7 +11596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -9575,7 +11605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["ListPostsOfDayError403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9584,7 +11614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9593,7 +11623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9611,7 +11641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9655,7 +11685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9664,7 +11694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -9673,7 +11703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["ListPostsOfDayError403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9682,7 +11712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9691,7 +11721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9709,7 +11739,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9768,7 +11798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["BlockUserError400"];
                 };
             };
             /** @description Not signed in */
@@ -9777,7 +11807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9786,7 +11816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9822,7 +11852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["BlockUserError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9840,7 +11870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -9884,7 +11914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["MuteUserError400"];
                 };
             };
             /** @description Not signed in */
@@ -9893,7 +11923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -9902,7 +11932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9938,7 +11968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -9956,7 +11986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -10006,7 +12036,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["ReportPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -10015,7 +12045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -10024,7 +12054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -10042,7 +12072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error409"];
+                    "application/json": components["schemas"]["ReportPostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -10069,7 +12099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["ReportPostError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -10087,7 +12117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -10130,7 +12160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["GetCalendarError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -10139,7 +12169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -10148,7 +12178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["ListPostsOfDayError403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -10157,7 +12187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -10166,7 +12196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -10184,7 +12214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */
@@ -10230,7 +12260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error400"];
+                    "application/json": components["schemas"]["LikePostError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -10239,7 +12269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error401"];
+                    "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
             /** @description A private account: only its followers see this */
@@ -10248,7 +12278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["ListPostsOfDayError403"];
                 };
             };
             /** @description No such user, or not visible to you */
@@ -10257,7 +12287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -10266,7 +12296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error429"];
+                    "application/json": components["schemas"]["GetHealthError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -10284,7 +12314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error503"];
+                    "application/json": components["schemas"]["ListSessionsError503"];
                 };
             };
             /** @description The database took longer than the caller's statement timeout */

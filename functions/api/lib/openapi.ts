@@ -83,10 +83,12 @@ function errorOf(status: number, codes: string[]) {
 
 /**
  * `document` with each error answer's schema naming the codes it may carry: the Error of its status (Error404…)
- * where its operation may answer all of them, else one of its own (GetPostError404…).
+ * where its operation may answer all of them, else the one named after the first operation that answers just
+ * those codes (GetPostError404, which likePost's 404 shares).
  */
 export function withErrorCodes<D extends Document>(document: D): D {
   const schemas = (document.components ??= {}).schemas ??= {};
+  const named = new Map<string, string>();
   for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
     for (const operation of Object.values(methods)) {
       for (const [status, answer] of Object.entries(operation?.responses ?? {})) {
@@ -97,9 +99,13 @@ export function withErrorCodes<D extends Document>(document: D): D {
         const own = operation.operationId ? operationCodes[operation.operationId] : undefined;
         const codes = own ? all.filter((code) => own.includes(code)) : all;
         // A status the reading finds no code of keeps them all, rather than promise none.
-        const name = codes.length === all.length || codes.length === 0
-          ? `Error${status}`
-          : `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Error${status}`;
+        const key = `${status} ${codes}`;
+        if (!named.has(key)) {
+          named.set(key, codes.length === all.length || codes.length === 0
+            ? `Error${status}`
+            : `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Error${status}`);
+        }
+        const name = named.get(key)!;
         schemas[name] ??= errorOf(Number(status), codes.length === 0 ? all : codes);
         content.schema = { $ref: `#/components/schemas/${name}` };
       }
