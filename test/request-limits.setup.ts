@@ -10,7 +10,8 @@ let restore: (() => Promise<void>) | undefined;
 export async function setup(): Promise<void> {
   if (!dbUrl) return;
   const root = postgres(dbUrl, { max: 1, onnotice: () => {} });
-  // Without Supabase Auth the stack applies no app migrations (README): there are no limits to raise.
+  // Without Supabase Auth the stack applies no app migrations (docs/OPERATIONS.md, "Known limitation: building
+  // Supabase Auth"): there are no limits to raise.
   const [{ present }] = await root`select to_regclass('private.request_limits') is not null as present`;
   if (!present) {
     await root.end();

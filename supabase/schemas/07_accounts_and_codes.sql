@@ -1,7 +1,8 @@
 -- Accounts, on Supabase Auth's own tables: the profile made at sign-up, banned e-mails refused, and the rules
 -- of the e-mailed codes (the sessions they begin, the guesses they allow, the e-mails that carry them) that
--- hold against a stolen token and an attacker with many addresses (README "Security"). The triggers live on
--- auth.users and auth.mfa_amr_claims, so they hold for the facade and for clients calling Auth directly.
+-- hold against a stolen token and an attacker with many addresses (docs/ACCOUNTS-SECURITY.md, "Security"). The
+-- triggers live on auth.users and auth.mfa_amr_claims, so they hold for the facade and for clients calling Auth
+-- directly.
 
 -- A username for an account that did not choose one (Google sign-up): from the e-mail's local part,
 -- made valid and then unique with a numeric suffix.

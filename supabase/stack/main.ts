@@ -1,4 +1,4 @@
-// `npm start`, `npm test` and `npm run reset`: the Docker-free local stack (see README.md).
+// `npm start`, `npm test` and `npm run reset`: the Docker-free local stack (see README.md and docs/OPERATIONS.md).
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
@@ -38,7 +38,7 @@ function onStopSignal(handler: () => void): void {
 
 /** What to do when no Supabase Auth could be had. */
 const authHelp = 'Set SUPABASE_AUTH_BIN to a Supabase Auth v2.189.0 binary, or install one where `go install` puts ' +
-  'binaries (README "Known limitation").';
+  'binaries (docs/OPERATIONS.md, "Known limitation: building Supabase Auth").';
 
 function printSummary(stack: Stack): void {
   if (stack.authUnavailable) {

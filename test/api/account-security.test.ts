@@ -1,5 +1,5 @@
-// What an attacker with a stolen token, or with many client addresses, cannot do to an account (README
-// "Security"). Each case also shows what the account's owner still can.
+// What an attacker with a stolen token, or with many client addresses, cannot do to an account
+// (docs/ACCOUNTS-SECURITY.md, "Security"). Each case also shows what the account's owner still can.
 import { describe, expect, it } from 'vitest';
 import { asRoot } from '../helpers/db.ts';
 import { api, apiFrom, sourceAddresses } from '../helpers/http.ts';

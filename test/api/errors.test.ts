@@ -97,8 +97,8 @@ describe('GET /openapi.json', () => {
     expect(response.status).toBe(200);
     const documented = Object.entries(response.body.paths).flatMap(([path, methods]) =>
       Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
-    // Every operation of the README's endpoint table: the service's 53, plus health, this document, reporting a comment,
-    // the feed, search and notifications (issue 12), and those of issue 22.
+    // Every operation of docs/API.md's endpoint table: the service's 53, plus health, this document, reporting a
+    // comment, the feed, search and notifications (issue 12), and those of issue 22.
     expect(documented.sort()).toEqual([
       'DELETE /api/admin/post/{postId}', 'DELETE /api/admin/report/{reportId}', 'DELETE /api/admin/user/{username}',
       'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',

@@ -74,7 +74,8 @@ export function createAuthApi(env: Env) {
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     if (options.userAgent) headers['User-Agent'] = options.userAgent;
     if (options.clientIp) {
-      // The gateway lets only a secret-key holder name the client (README: "Client IP and rate limits").
+      // The gateway lets only a secret-key holder name the client (docs/ACCOUNTS-SECURITY.md, "Client IP and rate
+      // limits").
       headers.apikey = env.AUTH_FORWARDING_KEY ?? env.SUPABASE_SERVICE_ROLE_KEY;
       headers['Sb-Forwarded-For'] = options.clientIp;
     }

@@ -1,5 +1,5 @@
-// Answers whose timing must not tell which accounts exist (README "Security"): an unknown address is
-// answered at once by Supabase Auth, a known one after a password hash or an e-mail.
+// Answers whose timing must not tell which accounts exist (docs/ACCOUNTS-SECURITY.md, "Security"): an unknown
+// address is answered at once by Supabase Auth, a known one after a password hash or an e-mail.
 
 export function sleepUntil(deadline: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now())));

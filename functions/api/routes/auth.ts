@@ -1,5 +1,5 @@
 // The /auth paths: registration, confirmation, login (also with Google), refresh, password recovery,
-// the signed-in user, the delete code and logout. Supabase Auth does the work; see README "Accounts".
+// the signed-in user, the delete code and logout. Supabase Auth does the work; see docs/ACCOUNTS-SECURITY.md.
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';

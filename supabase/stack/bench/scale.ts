@@ -1,4 +1,4 @@
-// `npm run bench:scale`: the scale benchmark (README "Scale benchmark"). Its own stack (profile `bench`,
+// `npm run bench:scale`: the scale benchmark (docs/PERFORMANCE.md, "Scale benchmark"). Its own stack (profile `bench`,
 // ports +2000, data in .local/bench), a social network seeded with SQL (100k users, 1M posts, 5M likes, 2M
 // follows, 1M comments at BENCH_SCALE=1), then figures: the time of private.recount_counters(), each endpoint
 // through the facade (wrk) and its SQL function alone (pgbench), set-based floors of the user-posts page and the feed,
