@@ -8018,6 +8018,7 @@ export interface operations {
     listPostLikes: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -8369,6 +8370,7 @@ export interface operations {
     listComments: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -8639,6 +8641,7 @@ export interface operations {
     listReplies: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -8978,6 +8981,7 @@ export interface operations {
     listCommentLikes: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -9198,6 +9202,7 @@ export interface operations {
     adminListReports: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -9389,6 +9394,7 @@ export interface operations {
     adminListBans: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -9486,6 +9492,7 @@ export interface operations {
     adminGetBanHistory: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -9584,6 +9591,7 @@ export interface operations {
     adminGetBanHistoryByAdmin: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10186,6 +10194,7 @@ export interface operations {
     getFeed: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10267,6 +10276,7 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10469,6 +10479,7 @@ export interface operations {
     search: {
         parameters: {
             query: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10611,6 +10622,7 @@ export interface operations {
     listFollowRequests: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10689,6 +10701,7 @@ export interface operations {
     listCloseFriends: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10890,6 +10903,7 @@ export interface operations {
     listBlocks: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -10968,6 +10982,7 @@ export interface operations {
     listMutes: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -11046,6 +11061,7 @@ export interface operations {
     listPostsOfDay: {
         parameters: {
             query: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -11560,6 +11576,7 @@ export interface operations {
     listFollowers: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -11658,6 +11675,7 @@ export interface operations {
     listFollowing: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;
@@ -12231,6 +12249,7 @@ export interface operations {
     listUserPosts: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the page before */
                 cursor?: string;
                 /** @description Default 20, at most 100 */
                 limit?: number;

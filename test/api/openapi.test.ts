@@ -33,6 +33,36 @@ describe('the OpenAPI document', () => {
     expect(operations.filter((o) => ![none, bearer, either].includes(security(o))).map((o) => o.name)).toEqual([]);
   });
 
+  it('shows a real example for every parameter and every leaf of every body and answer (Swagger UI shows "string" else)', () => {
+    type Schema = { $ref?: string; example?: unknown; enum?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+    const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
+    const bare: string[] = [];
+    const visit = (schema: Schema | undefined, where: string, seen: Set<string>, example = false) => {
+      if (!schema) return;
+      if (schema.$ref) {
+        const name = schema.$ref.split('/').pop()!;
+        if (!seen.has(name)) visit(schemas[name], `${where}→${name}`, new Set([...seen, name]), example);
+        return;
+      }
+      const covered = example || schema.example !== undefined || schema.enum !== undefined;
+      for (const part of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) visit(part, where, seen, covered);
+      for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${where}.${name}`, seen, covered);
+      visit(schema.items, `${where}[]`, seen, covered);
+      const types = [schema.type ?? []].flat();
+      if (types.some((type) => ['string', 'number', 'integer', 'boolean'].includes(type)) && !covered) bare.push(where);
+    };
+    type Content = Record<string, { schema?: Schema }>;
+    type Full = Operation & { parameters?: { name: string; example?: unknown; schema?: Schema }[]; requestBody?: { content?: Content }; responses?: Record<string, { content?: Content }> };
+    for (const operation of operations as (Full & { name: string })[]) {
+      for (const parameter of operation.parameters ?? []) visit(parameter.schema, `${operation.name} ?${parameter.name}`, new Set(), parameter.example !== undefined);
+      for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) visit(schema, `${operation.name} body ${type}`, new Set());
+      for (const [status, answer] of Object.entries(operation.responses ?? {})) {
+        for (const [type, { schema }] of Object.entries(answer.content ?? {})) visit(schema, `${operation.name} ${status} ${type}`, new Set());
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+
   it('describes every operation beyond its summary', () => {
     const undescribed = operations.filter((o) => !((o as { description?: string }).description ?? '').trim()).map((o) => o.name);
     expect(undescribed).toEqual([]);

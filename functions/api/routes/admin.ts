@@ -51,7 +51,7 @@ export const admin = createRouter()
   })
   .openapi(createRoute({
     method: 'delete', path: '/admin/report/{reportId}', operationId: 'adminDismissReport', description: "Admins only. Closes one report; the element stays as it is. 404 for an unknown report.", tags, security, middleware, summary: 'Dismiss a report',
-    request: { params: z.object({ reportId: z.uuid().openapi({ param: { name: 'reportId', in: 'path' } }) }) },
+    request: { params: z.object({ reportId: Id.openapi({ param: { name: 'reportId', in: 'path' } }) }) },
     responses: { 200: json(DeletedSchema, 'Dismissed'), ...adminErrors },
   }), async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'admin_dismiss_report', { p_report_id: c.req.valid('param').reportId }), 200))
   .openapi(createRoute({
@@ -64,7 +64,7 @@ export const admin = createRouter()
   })
   .openapi(createRoute({
     method: 'get', path: '/admin/banHistory/{elementId}', operationId: 'adminGetBanHistory', description: "Admins only. Every ban and unban of one user or post (its id), with the admin, the time and the reason, newest first; kept after the element is deleted.", tags, security, middleware, summary: 'Every ban and unban of one user or post',
-    request: { params: z.object({ elementId: z.uuid().openapi({ param: { name: 'elementId', in: 'path' } }) }), query: PageQuery },
+    request: { params: z.object({ elementId: Id.openapi({ param: { name: 'elementId', in: 'path' } }) }), query: PageQuery },
     responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
   }), async (c) => {
     const { cursor, limit } = c.req.valid('query');

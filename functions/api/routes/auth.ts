@@ -88,7 +88,7 @@ const google = createRoute({
   summary: 'Start signing in (or up) with Google: a redirect to Supabase Auth',
   description: 'After Google, Supabase Auth redirects to `redirect_to` with the session in the URL fragment ' +
     '(`#access_token=…&refresh_token=…`). `redirect_to` must be one of the configured URLs.',
-  request: { query: z.object({ redirect_to: z.url() }) },
+  request: { query: z.object({ redirect_to: z.url().openapi({ example: 'http://127.0.0.1:3000/auth/callback' }) }) },
   responses: {
     302: { description: 'To Supabase Auth, which sends the browser on to Google' },
     400: errorResponse('redirect_to is missing or not allowed'),

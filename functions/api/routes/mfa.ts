@@ -19,7 +19,7 @@ const tags = ['account'];
 const security = [{ bearerAuth: [] }];
 
 const Factor = MfaFactorSummary.extend({ status: z.enum(['verified', 'unverified']), created_at: Timestamp }).openapi('MfaFactor');
-const FactorParam = z.object({ factorId: z.uuid().openapi({ param: { name: 'factorId', in: 'path' } }) });
+const FactorParam = z.object({ factorId: Id.openapi({ param: { name: 'factorId', in: 'path' } }) });
 const Recovery = z.object({ requested_at: Timestamp, completes_at: Timestamp.openapi({ description: 'When the factors may be removed' }) })
   .openapi('FactorRecovery');
 const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({ example: '492039' });

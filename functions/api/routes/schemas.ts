@@ -33,7 +33,8 @@ const MediaPath = z.string().openapi({ example: MEDIA_PATH });
 /** Why an account, a post or a comment is reported or banned. */
 export const ReasonText = z.string().openapi({ example: 'Spam: the same link under every post' });
 /** Opaque, as the database writes one (this one names the example post). */
-const Cursor = z.string().openapi({ example: 'MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI' });
+const CURSOR = 'MTc5NTU0MjEzMDUwMzAwMC8wYjZlM2YyYS01ZDFjLTRlOGYtOWE3Yi0zYzJkMWUwZjlhOGI';
+const Cursor = z.string().openapi({ example: CURSOR });
 export const RefreshToken = z.string().openapi({ example: 'qv2x7k4mhd3a' });
 
 export const Username = z
@@ -195,20 +196,21 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
 export const PostPage = pageOf(PostSchema, 'PostPage');
 
 export const PageQuery = z.object({
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100' }),
+  cursor: z.string().max(200).optional().openapi({ description: 'The next_cursor of the page before', example: CURSOR }),
+  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100', example: 20 }),
 });
 
 /** A list a client keeps on screen and refreshes: it may ask only for what is newer than what it shows. */
 export const RefreshablePageQuery = PageQuery.extend({
   newer_than: z.string().max(200).optional().openapi({
+    example: CURSOR,
     description: 'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual)',
   }),
 });
 
 export const UsernameParam = z.object({ username: Username.openapi({ param: { name: 'username', in: 'path' } }) });
-export const PostIdParam = z.object({ postId: z.uuid().openapi({ param: { name: 'postId', in: 'path' } }) });
-export const CommentIdParam = z.object({ commentId: z.uuid().openapi({ param: { name: 'commentId', in: 'path' } }) });
+export const PostIdParam = z.object({ postId: PostId.openapi({ param: { name: 'postId', in: 'path' } }) });
+export const CommentIdParam = z.object({ commentId: CommentId.openapi({ param: { name: 'commentId', in: 'path' } }) });
 export const Reason = z.object({ reason: ReasonText.trim().min(1).max(1000) });
 export const IsoDate = z.iso.date().openapi({ example: '2026-11-22' });
 
