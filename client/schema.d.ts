@@ -2491,7 +2491,7 @@ export interface components {
          * @example {
          *       "error": {
          *         "code": "statement_timeout",
-         *         "message": "…",
+         *         "message": "The database took longer than this request may take; try again, or ask for a smaller page",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2505,7 +2505,7 @@ export interface components {
                 code: "statement_timeout";
                 /**
                  * @description For people; may change
-                 * @example …
+                 * @example The database took longer than this request may take; try again, or ask for a smaller page
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2701,7 +2701,7 @@ export interface components {
          * @example {
          *       "error": {
          *         "code": "unsupported_media_type",
-         *         "message": "…",
+         *         "message": "Send the body as JSON, with \"Content-Type: application/json\"",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2715,7 +2715,7 @@ export interface components {
                 code: "unsupported_media_type";
                 /**
                  * @description For people; may change
-                 * @example …
+                 * @example Send the body as JSON, with "Content-Type: application/json"
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */

@@ -36,7 +36,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
   },
   415: {
     codes: ["unsupported_media_type"],
-    example: {"code":"unsupported_media_type","message":"…"},
+    example: {"code":"unsupported_media_type","message":"Send the body as JSON, with \"Content-Type: application/json\""},
   },
   422: {
     codes: ["error","unprocessable"],
@@ -56,7 +56,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
   },
   504: {
     codes: ["statement_timeout"],
-    example: {"code":"statement_timeout","message":"…"},
+    example: {"code":"statement_timeout","message":"The database took longer than this request may take; try again, or ask for a smaller page"},
   },
 };
 
@@ -103,6 +103,7 @@ export const errorMessages: Record<string, string> = {
   invalid_username: "A username is 3 to 30 of a-z, 0-9, dot and underscore",
   invalid_value: "Say whether to accept (true) or decline (false)",
   mail_unavailable: "E-mail cannot be sent right now; nothing was sent, try again later",
+  malformed_json: "The request body is not valid JSON",
   method_not_allowed: "… is not allowed on …: use …",
   no_second_factor: "This account has no second factor to recover",
   not_author: "Only the author may change this post",
@@ -124,8 +125,10 @@ export const errorMessages: Record<string, string> = {
   search_too_short: "Search for at least 2 characters",
   second_factor_required: "Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)",
   session_not_found: "No such session of yours",
+  statement_timeout: "The database took longer than this request may take; try again, or ask for a smaller page",
   too_many_factors: "You have as many factors as allowed: remove one first",
   unauthorized: "Sign in first",
+  unsupported_media_type: "Send the body as JSON, with \"Content-Type: application/json\"",
   user_banned: "This account is banned",
   user_not_found: "No such account",
   validation_failed: "Invalid request",

@@ -97,8 +97,11 @@ const statusCodes: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** SQLSTATEs Postgres raises by itself: the constraints that guard the data, a server busy, stopping or starting, a timeout. */
-const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
+/**
+ * SQLSTATEs Postgres raises by itself: the constraints that guard the data, a server busy, stopping or starting, a
+ * timeout. A message given here replaces Postgres's own, where that one says nothing a client can act on.
+ */
+const sqlStates: Record<string, [ContentfulStatusCode, string, string?]> = {
   '22001': [400, 'value_too_long'],
   '22003': [400, 'value_out_of_range'],
   '22007': [400, 'invalid_date'],
@@ -128,7 +131,7 @@ const sqlStates: Record<string, [ContentfulStatusCode, string]> = {
   // primary, so no client should ever get this.
   'DKLAG': [503, 'database_unavailable'],
   // The caller's statement_timeout (or a statement cancelled because its client went away: nobody reads that answer).
-  '57014': [504, 'statement_timeout'],
+  '57014': [504, 'statement_timeout', 'The database took longer than this request may take; try again, or ask for a smaller page'],
 };
 
 /** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
@@ -159,7 +162,9 @@ function fromPostgres(error: PostgresLikeError): ApiError | undefined {
     return new ApiError(status, code, error.message, undefined, quota?.reset, quota);
   }
   const known = sqlStates[error.code];
-  return known ? new ApiError(known[0], known[1], error.message, undefined, known[0] === 503 ? databaseRetryAfter : undefined) : undefined;
+  if (!known) return undefined;
+  const [status, code, message = error.message] = known;
+  return new ApiError(status, code, message, undefined, status === 503 ? databaseRetryAfter : undefined);
 }
 
 export function isConnectionFailure(error: unknown): boolean {
@@ -169,13 +174,9 @@ export function isConnectionFailure(error: unknown): boolean {
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
-    const malformed = error.status === 400 && /malformed json/i.test(error.message);
-    const message = malformed
-      ? 'The request body is not valid JSON'
-      : error.status === 415
-      ? 'Send the body as JSON, with "Content-Type: application/json"'
-      : error.message || 'Request failed';
-    return new ApiError(error.status as ContentfulStatusCode, malformed ? 'malformed_json' : (statusCodes[error.status] ?? 'error'), message);
+    if (error.status === 400 && /malformed json/i.test(error.message)) return new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
+    if (error.status === 415) return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with "Content-Type: application/json"');
+    return new ApiError(error.status as ContentfulStatusCode, statusCodes[error.status] ?? 'error', error.message || 'Request failed');
   }
   if (isPostgresError(error)) return fromPostgres(error);
   if (isConnectionFailure(error)) return databaseUnavailable();
