@@ -5,11 +5,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-/** The pages checked: the README, the manual, the SQL docs and the benchmark reports. */
+/** The pages checked: the README, the manual, the client's README, the SQL docs and the benchmark reports. */
 function pages(): string[] {
   const inFolder = (folder: string) =>
     readdirSync(folder).filter((name) => name.endsWith('.md')).sort().map((name) => join(folder, name));
-  return ['README.md', ...inFolder('docs'), ...inFolder('supabase'), ...inFolder(join('test', 'bench'))];
+  return ['README.md', ...inFolder('docs'), join('client', 'README.md'), ...inFolder('supabase'), ...inFolder(join('test', 'bench'))];
 }
 
 /** Each line of a markdown text outside fenced code blocks: as written, with its code spans blanked, its number. */

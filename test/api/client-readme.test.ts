@@ -30,7 +30,7 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the typ
       .replace("'@daykeeper/client'", JSON.stringify(join(repoRoot, 'client', 'index.ts')))
       .replace("'http://127.0.0.1:54321/functions/v1'", JSON.stringify(stack.functionsUrl.replace(/\/api$/, '')))
       .replace("login: 'ana'", `login: ${JSON.stringify(username)}`);
-    // Node runs TypeScript outside node_modules as it is (type stripping), as the README says.
+    // Node runs TypeScript outside node_modules as it is (type stripping), as client/README.md says.
     const file = join(repoRoot, '.local', `client-readme-${process.pid}.ts`);
     writeFileSync(file, code);
     const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: repoRoot });
