@@ -158,7 +158,8 @@ function moduleFacts({ path, text }: Source, documented: Set<string>): ModuleFac
 
 /**
  * Each operation (by operationId) with the documented codes it may answer, from the facade's modules (`facade`:
- * functions/api, its generated files left out) and the schemas (`schemas`). `documented`: every code of ERRORS.md.
+ * functions/api; the generated ones quote their codes in double quotes, so they add none) and the schemas
+ * (`schemas`). `documented`: every code of ERRORS.md.
  */
 export function operationCodes(facade: Source[], schemas: Source[], documented: Set<string>): Record<string, string[]> {
   const graph = sqlGraph(schemas);

@@ -14,26 +14,28 @@ import { uniqueEmail } from '../helpers/users.ts';
 // Tests run from the repository's root (npm test).
 const repoRoot = process.cwd();
 
-/** The first TypeScript block under "Sign in and post". */
-function example(): string {
+/**
+ * The first TypeScript block under "Sign in and post", signing in as `login`, written to a file of its own: Node
+ * runs TypeScript outside node_modules as it is (type stripping), as client/README.md says.
+ */
+function example(login: string): string {
   const readme = readFileSync(join(repoRoot, 'client', 'README.md'), 'utf8');
   const block = /## Sign in and post[\s\S]*?```ts\n([\s\S]*?)\n```/.exec(readme);
   if (!block) throw new Error('client/README.md has no sign-in-and-post example');
-  return block[1];
+  const code = block[1]
+    .replace("'@daykeeper/client'", JSON.stringify(join(repoRoot, 'client', 'index.ts')))
+    .replace("'http://127.0.0.1:54321/functions/v1'", JSON.stringify(stack.functionsUrl.replace(/\/api$/, '')))
+    .replace("login: 'ana'", `login: ${JSON.stringify(login)}`);
+  const file = join(repoRoot, '.local', `client-readme-${login}.ts`);
+  writeFileSync(file, code);
+  return file;
 }
 
 describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the typed client', () => {
   it('runs as written: the post is the account\'s, with the body and emotion it sent', async () => {
     const username = uniqueUsername('ana');
     const ana = await makeAccount({ email: uniqueEmail('ana'), username, password: 'daykeeper demo' });
-    const code = example()
-      .replace("'@daykeeper/client'", JSON.stringify(join(repoRoot, 'client', 'index.ts')))
-      .replace("'http://127.0.0.1:54321/functions/v1'", JSON.stringify(stack.functionsUrl.replace(/\/api$/, '')))
-      .replace("login: 'ana'", `login: ${JSON.stringify(username)}`);
-    // Node runs TypeScript outside node_modules as it is (type stripping), as client/README.md says.
-    const file = join(repoRoot, '.local', `client-readme-${process.pid}.ts`);
-    writeFileSync(file, code);
-    const { stdout } = await promisify(execFile)(process.execPath, [file], { cwd: repoRoot });
+    const { stdout } = await promisify(execFile)(process.execPath, [example(username)], { cwd: repoRoot });
     const [, id, day] = /^post (\S+), dated (\d{4}-\d{2}-\d{2})$/.exec(stdout.trim()) ?? [];
     expect(id).toBeDefined();
     const [row] = await asRoot`select author_id, body, emotion, day::text from public.posts where id = ${id}`;
@@ -41,13 +43,7 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the typ
   });
 
   it('stops as written where the login is refused, with the envelope\'s message', async () => {
-    const code = example()
-      .replace("'@daykeeper/client'", JSON.stringify(join(repoRoot, 'client', 'index.ts')))
-      .replace("'http://127.0.0.1:54321/functions/v1'", JSON.stringify(stack.functionsUrl.replace(/\/api$/, '')))
-      .replace("login: 'ana'", `login: ${JSON.stringify(uniqueUsername('nobody'))}`);
-    const file = join(repoRoot, '.local', `client-readme-refused-${process.pid}.ts`);
-    writeFileSync(file, code);
-    const run = promisify(execFile)(process.execPath, [file], { cwd: repoRoot });
+    const run = promisify(execFile)(process.execPath, [example(uniqueUsername('nobody'))], { cwd: repoRoot });
     await expect(run).rejects.toMatchObject({ stderr: expect.stringContaining('Wrong username, e-mail or password') });
   });
 });
