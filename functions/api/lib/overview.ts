@@ -18,7 +18,8 @@ comments, the notifications): it gets only what came since, newest first, and pa
 usual until \`next_cursor\` is null.
 
 **Errors** all have one shape: \`{ "error": { "code", "message", "details"?, "request_id" } }\`. \`code\` is
-stable (the full table: supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not
+stable, and each error answer below lists the codes that operation can answer with that status (the full table:
+supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not
 see answers 404, exactly as something that does not exist. 429 and 503 carry \`Retry-After\`.
 
 **Write limits.** Each account may write only so much per window of time (posts, comments, likes, follows,
