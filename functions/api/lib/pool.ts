@@ -14,9 +14,15 @@ const maxWaitMs = 2_000;
 // prepare: false because the facade reaches Postgres through a transaction pooler (supabase/CONVENTIONS.md).
 // A connection lost again and again (a database restarting) is opened again after at most 1 s, not the
 // 20 s postgres.js would wait in the end: requests wait for it, and the answer is due within the deadline.
+// max_pipeline: 0 sends a statement only to a connection with nothing in flight (others wait in the driver's
+// queue): postgres.js 3.4.9 pipelines onto busy connections by default, and when a statement waiting behind
+// another is cancelled (its client went away) it hands that statement's answer to the next one, another
+// caller's request, and never settles it (test/api/database-driver.test.ts). The gate keeps statements to one
+// per connection already; a request past its deadline gives its place up while its statement still runs.
 const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 export const connectionOptions = {
   prepare: false,
+  max_pipeline: 0,
   idle_timeout: 20,
   connect_timeout: 5,
   backoff,
