@@ -17,8 +17,8 @@ const maxWaitMs = 2_000;
 // max_pipeline: 0 sends a statement only to a connection with nothing in flight (others wait in the driver's
 // queue): postgres.js 3.4.9 pipelines onto busy connections by default, and when a statement waiting behind
 // another is cancelled (its client went away) it hands that statement's answer to the next one, another
-// caller's request, and never settles it (test/api/database-driver.test.ts). The gate keeps statements to one
-// per connection already; a request past its deadline gives its place up while its statement still runs.
+// caller's request, and never settles it (test/api/database-driver.test.ts). The gate already keeps to one
+// statement per connection, but not past a request's deadline: it then gives the place up while the statement runs.
 const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 export const connectionOptions = {
   prepare: false,
