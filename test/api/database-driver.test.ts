@@ -19,7 +19,7 @@ const sql = postgres(facadeUrl(), { ...connectionOptions, max: 1 });
 afterAll(() => sql.end({ timeout: 1 }));
 
 /** Who answered a statement: the rows' `who`, the error's SQLSTATE, or that it never settled. */
-async function answerOf(statement: Promise<postgres.Row[]>): Promise<string> {
+function answerOf(statement: Promise<postgres.Row[]>): Promise<string> {
   const never = new Promise<string>((resolve) => setTimeout(() => resolve('never settled'), 5_000));
   const answer = statement.then((rows) => `rows of ${rows.map((row) => row.who).join()}`, (error) => `error ${error.code}`);
   return Promise.race([answer, never]);
