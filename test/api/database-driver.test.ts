@@ -5,7 +5,7 @@
 // pipeline: a statement waits for a connection with nothing in flight.
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectionOptions } from '../../functions/api/lib/pool.ts';
+import { openPool } from '../../functions/api/lib/pool.ts';
 import { stack } from '../helpers/stack.ts';
 
 function facadeUrl(): string {
@@ -14,15 +14,16 @@ function facadeUrl(): string {
   return url.toString();
 }
 
-/** One connection, so that every statement but the first waits for it. */
-const sql = postgres(facadeUrl(), { ...connectionOptions, max: 1 });
+/** The facade's pool of one connection, so that every statement but the first waits for it. */
+const { sql } = openPool(facadeUrl(), 1);
 afterAll(() => sql.end({ timeout: 1 }));
 
 /** Who answered a statement: the rows' `who`, the error's SQLSTATE, or that it never settled. */
 function answerOf(statement: Promise<postgres.Row[]>): Promise<string> {
-  const never = new Promise<string>((resolve) => setTimeout(() => resolve('never settled'), 5_000));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const never = new Promise<string>((resolve) => timer = setTimeout(() => resolve('never settled'), 5_000));
   const answer = statement.then((rows) => `rows of ${rows.map((row) => row.who).join()}`, (error) => `error ${error.code}`);
-  return Promise.race([answer, never]);
+  return Promise.race([answer, never]).finally(() => clearTimeout(timer));
 }
 
 describe('the driver as the facade configures it', () => {
