@@ -6,16 +6,10 @@
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPool } from '../../functions/api/lib/pool.ts';
-import { stack } from '../helpers/stack.ts';
-
-function facadeUrl(): string {
-  const url = new URL(stack.poolerUrl || stack.dbUrl);
-  url.username = 'authenticator';
-  return url.toString();
-}
+import { facadeDatabaseUrl } from '../helpers/app.ts';
 
 /** The facade's pool of one connection, so that every statement but the first waits for it. */
-const { sql } = openPool(facadeUrl(), 1);
+const { sql } = openPool(facadeDatabaseUrl(), 1);
 afterAll(() => sql.end({ timeout: 1 }));
 
 /** Who answered a statement: the rows' `who`, the error's SQLSTATE, or that it never settled. */

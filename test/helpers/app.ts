@@ -17,14 +17,19 @@ export function appWith(overrides: Record<string, string>) {
   }));
 }
 
-/**
- * The facade as the stack runs it (through the pooler, as `authenticator`) but with every read on the primary:
- * for faults made on the primary (a lock, sessions ended), which a read on the replica would not meet.
- */
-export function primaryOnlyApp() {
+/** The primary as the facade reaches it: through the pooler (when the stack runs one), as `authenticator`. */
+export function facadeDatabaseUrl(): string {
   const url = new URL(stack.poolerUrl || stack.dbUrl);
   url.username = 'authenticator';
-  return appWith({ DB_POOLER_URL: url.toString() });
+  return url.toString();
+}
+
+/**
+ * The facade as the stack runs it but with every read on the primary: for faults made on the primary (a lock,
+ * sessions ended), which a read on the replica would not meet.
+ */
+export function primaryOnlyApp() {
+  return appWith({ DB_POOLER_URL: facadeDatabaseUrl() });
 }
 
 /** A GET to an in-process facade, answered as `api()` answers. */
