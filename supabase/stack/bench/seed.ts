@@ -2,8 +2,9 @@
 // load would: triggers off (session_replication_role = replica: no per-row counting, no sign-up trigger, no
 // foreign key checks; the files make consistent rows themselves), rows in primary-key order, the secondary
 // indexes dropped first and built again at the end from their own definitions, checkpoints spaced out.
-// Then seed/counters.sql sets every counter set-based, posts are put back in time order (CLUSTER), and
-// VACUUM ANALYZE leaves the tables as autovacuum would (statistics, visibility map).
+// Then seed/counters.sql sets every counter set-based and seed/feed_sources.sql the feed's sources, posts are
+// put back in time order (CLUSTER), and VACUUM ANALYZE leaves the tables as autovacuum would (statistics,
+// visibility map).
 import { join } from 'node:path';
 import { queryValue } from '../postgres.ts';
 import { run } from '../processes.ts';
@@ -20,13 +21,14 @@ const steps: Array<{ file: string; tables: string[] }> = [
   { file: 'comments', tables: ['public.comments'] },
   { file: 'close_friends_and_blocks', tables: ['public.close_friends', 'public.blocks'] },
   { file: 'counters', tables: [] },
+  { file: 'feed_sources', tables: ['private.feed_sources'] },
 ];
 
 /** The indexes of the loaded tables that back no constraint (primary and unique keys stay: keys refer to them). */
 const secondaryIndexes = `
   from pg_index i
   where i.indrelid = any (array['public.profiles', 'public.posts', 'public.post_likes', 'public.follows',
-      'public.comments', 'public.close_friends', 'public.blocks']::regclass[])
+      'public.comments', 'public.close_friends', 'public.blocks', 'private.feed_sources']::regclass[])
     and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`;
 
 export interface SeedStep {
