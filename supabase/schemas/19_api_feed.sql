@@ -23,20 +23,19 @@ comment on table private.feed_sources is
 comment on column private.feed_sources.newest_post_at is
   'No earlier than the followed account''s newest post (-infinity before its first; infinity: an account asked always).';
 
--- The bound a new follow starts with.
-create function private.feed_source_bound(p_followee uuid)
+-- The bound a new follow starts with, from the followed account's followers_count and newest post (null before
+-- its first). A function of values, so that a bulk load computes it set-based too.
+create function private.feed_source_bound(p_followers_count integer, p_newest_post_at timestamptz)
 returns timestamptz
 language sql
-stable
+immutable
 set search_path = ''
 as $$
-  select case when (select p.followers_count from public.profiles p where p.id = p_followee) > 1000 then 'infinity'
-              else coalesce((select max(p.created_at) from public.posts p where p.author_id = p_followee), '-infinity')
-         end
+  select case when p_followers_count > 1000 then 'infinity' else coalesce(p_newest_post_at, '-infinity') end
 $$;
-revoke execute on function private.feed_source_bound(uuid) from public;
-comment on function private.feed_source_bound(uuid) is
-  'The feed_sources bound of a new follow of this account: its newest post''s time, or infinity past 1,000 followers.';
+revoke execute on function private.feed_source_bound(integer, timestamptz) from public;
+comment on function private.feed_source_bound(integer, timestamptz) is
+  'The feed_sources bound of a new follow of an account: its newest post''s time, or infinity past 1,000 followers.';
 
 create function private.sync_feed_source()
 returns trigger
@@ -47,7 +46,9 @@ as $$
 begin
   if new.status = 'accepted' then
     insert into private.feed_sources (follower_id, followee_id, newest_post_at)
-    values (new.follower_id, new.followee_id, private.feed_source_bound(new.followee_id))
+    values (new.follower_id, new.followee_id, private.feed_source_bound(
+      (select p.followers_count from public.profiles p where p.id = new.followee_id),
+      (select max(p.created_at) from public.posts p where p.author_id = new.followee_id)))
     on conflict do nothing;
   else
     delete from private.feed_sources s where s.follower_id = new.follower_id and s.followee_id = new.followee_id;

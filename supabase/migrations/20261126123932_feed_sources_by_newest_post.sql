@@ -82,16 +82,15 @@ end;
 $function$;
 
 CREATE OR REPLACE FUNCTION private.feed_source_bound (
-  p_followee uuid
+  p_followers_count integer,
+  p_newest_post_at  timestamp with time zone
 )
   RETURNS timestamp WITH time zone
   LANGUAGE sql
-  STABLE
+  IMMUTABLE
   SET search_path TO ''
   AS $function$
-  select case when (select p.followers_count from public.profiles p where p.id = p_followee) > 1000 then 'infinity'
-              else coalesce((select max(p.created_at) from public.posts p where p.author_id = p_followee), '-infinity')
-         end
+  select case when p_followers_count > 1000 then 'infinity' else coalesce(p_newest_post_at, '-infinity') end
 $function$;
 
 CREATE OR REPLACE FUNCTION private.raise_feed_sources()
@@ -116,7 +115,9 @@ CREATE OR REPLACE FUNCTION private.sync_feed_source()
 begin
   if new.status = 'accepted' then
     insert into private.feed_sources (follower_id, followee_id, newest_post_at)
-    values (new.follower_id, new.followee_id, private.feed_source_bound(new.followee_id))
+    values (new.follower_id, new.followee_id, private.feed_source_bound(
+      (select p.followers_count from public.profiles p where p.id = new.followee_id),
+      (select max(p.created_at) from public.posts p where p.author_id = new.followee_id)))
     on conflict do nothing;
   else
     delete from private.feed_sources s where s.follower_id = new.follower_id and s.followee_id = new.followee_id;
@@ -176,7 +177,7 @@ COMMENT ON COLUMN "private"."feed_sources"."newest_post_at" IS 'No earlier than 
 
 COMMENT ON FUNCTION "private"."feed_page_posts"(date, timestamp with time zone, uuid, timestamp with time zone, uuid, integer) IS 'Ids and times of the newest posts the caller may see by the accounts they follow (but mute not) and their own, between two points in time order.';
 
-COMMENT ON FUNCTION "private"."feed_source_bound"(uuid) IS 'The feed_sources bound of a new follow of this account: its newest post''s time, or infinity past 1,000 followers.';
+COMMENT ON FUNCTION "private"."feed_source_bound"(integer, timestamp with time zone) IS 'The feed_sources bound of a new follow of an account: its newest post''s time, or infinity past 1,000 followers.';
 
 COMMENT ON FUNCTION "private"."raise_feed_sources"() IS 'Trigger: raises the feed_sources bounds of a post''s author to the post''s time.';
 
@@ -194,11 +195,11 @@ GRANT EXECUTE ON FUNCTION "private"."feed_page_posts"(date, timestamp WITH time 
 
 GRANT EXECUTE ON FUNCTION "private"."feed_page_posts"(date, timestamp WITH time zone, uuid, timestamp WITH time zone, uuid, integer) TO "service_role";
 
-REVOKE ALL ON FUNCTION "private"."feed_source_bound"(uuid) FROM PUBLIC;
+REVOKE ALL ON FUNCTION "private"."feed_source_bound"(integer, timestamp WITH time zone) FROM PUBLIC;
 
-REVOKE ALL ON FUNCTION "private"."feed_source_bound"(uuid) FROM "postgres";
+REVOKE ALL ON FUNCTION "private"."feed_source_bound"(integer, timestamp WITH time zone) FROM "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."feed_source_bound"(uuid) TO "postgres";
+GRANT EXECUTE ON FUNCTION "private"."feed_source_bound"(integer, timestamp WITH time zone) TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."raise_feed_sources"() FROM PUBLIC;
 
@@ -214,7 +215,9 @@ GRANT EXECUTE ON FUNCTION "private"."sync_feed_source"() TO "postgres";
 
 -- Backfill (by hand: a diff cannot see data): every accepted follow is a feed source, with its starting bound.
 INSERT INTO private.feed_sources (follower_id, followee_id, newest_post_at)
-SELECT f.follower_id, f.followee_id, private.feed_source_bound(f.followee_id)
+SELECT f.follower_id, f.followee_id, private.feed_source_bound(p.followers_count, n.newest_post_at)
 FROM public.follows f
+JOIN public.profiles p ON p.id = f.followee_id
+LEFT JOIN (SELECT author_id, max(created_at) AS newest_post_at FROM public.posts GROUP BY 1) n ON n.author_id = f.followee_id
 WHERE f.status = 'accepted'
 ON CONFLICT DO NOTHING;
