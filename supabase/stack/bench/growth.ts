@@ -2,7 +2,9 @@
 // the home feed of a reader following 5,000 accounts that rarely post and of one following an account with
 // 100,000 posts (pgbench, one client, p50), and deleting an account with 1,000 posts, 10,000 likes on them and
 // 10,000 it gave, as Supabase Auth deletes one (the auth.users row; everything else follows by cascade and
-// trigger), in a transaction rolled back so a kept database keeps its fixture.
+// trigger), in a transaction rolled back so a kept database keeps its fixture. Beside them, what the feed's
+// sources cost a write: a post by an account before and after up to 1,000 more accounts follow it (each post
+// raises its followers' feed_sources rows; past 1,000 followers new followers are no longer raised).
 import type postgres from 'postgres';
 import type { Identity } from './identity.ts';
 import type { Load } from './load.ts';
@@ -12,6 +14,8 @@ export interface GrowthResult {
   feeds: Array<{ name: string; load: Load }>;
   /** Median ms of the deletions, and what was deleted. */
   deletion: { ms: number; runs: number; what: string };
+  /** Median ms of a post by one account, with the feed_sources rows it raises: as seeded, then with 1,000 more followers. */
+  post: { runs: number; before: { rows: number; ms: number }; after: { rows: number; ms: number } };
 }
 
 /** The reader `username` as PostgREST would run them: their id and the session the seed made for them. */
@@ -50,6 +54,38 @@ async function timeDeletion(root: postgres.Sql, runs: number): Promise<GrowthRes
 
 class RollBack extends Error {}
 
+async function timePostToFollowers(root: postgres.Sql, runs: number): Promise<GrowthResult['post']> {
+  // A public member of the crowd (private ones are users 17, 27, …: seed/users.sql), and up to 1,000 others.
+  const [author] = await root`select id from public.profiles where username = 'u101'`;
+  const post = async (tx: postgres.TransactionSql) => {
+    const [{ rows }] = await tx`
+      select count(*)::int as rows from private.feed_sources where followee_id = ${author.id} and newest_post_at < 'infinity'`;
+    const begin = performance.now();
+    await tx`insert into public.posts (author_id, body) values (${author.id}, 'a post to every follower')`;
+    return { rows, ms: performance.now() - begin };
+  };
+  const before: Array<{ rows: number; ms: number }> = [];
+  const after: Array<{ rows: number; ms: number }> = [];
+  for (let i = 0; i < runs; i++) {
+    await root.begin(async (tx) => {
+      before.push(await post(tx));
+      await tx`
+        insert into public.follows (follower_id, followee_id)
+        select p.id, ${author.id} from generate_series(1011, 2010) k join public.profiles p on p.username = 'u' || k
+        on conflict do nothing`;
+      after.push(await post(tx));
+      throw new RollBack();
+    }).catch((error) => {
+      if (!(error instanceof RollBack)) throw error;
+    });
+  }
+  return {
+    runs,
+    before: { rows: before[0].rows, ms: median(before.map((b) => b.ms)) },
+    after: { rows: after[0].rows, ms: median(after.map((a) => a.ms)) },
+  };
+}
+
 export async function measureGrowth(
   root: postgres.Sql,
   feed: (identity: Identity) => Promise<Load>,
@@ -58,5 +94,5 @@ export async function measureGrowth(
   for (const [name, username] of [['feed, following 5,000 accounts that rarely post', 'sparse_reader'], ['feed, following one account with 100,000 posts', 'fan_reader']]) {
     feeds.push({ name, load: await feed(await seededReader(root, username)) });
   }
-  return { feeds, deletion: await timeDeletion(root, 3) };
+  return { feeds, deletion: await timeDeletion(root, 3), post: await timePostToFollowers(root, 5) };
 }
