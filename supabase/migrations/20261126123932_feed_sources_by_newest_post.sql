@@ -45,7 +45,8 @@ declare
   v_floor_at timestamptz := p_after_at;
   v_floor_id uuid := p_after_id;
   v_from integer := 1;
-  v_size integer := p_limit;
+  -- Twice the page first, so that a few hidden posts among the newest do not cost a second batch.
+  v_size integer := 2 * p_limit;
   v_next timestamptz;
 begin
   select array_agg(s.followee_id order by s.newest_post_at desc, s.followee_id),

@@ -147,7 +147,7 @@ comment on function private.visible_posts_by(uuid[], date, timestamptz, uuid, ti
 -- The ids and times of a page of the caller's feed: the newest posts they may see by the accounts they follow
 -- (but mute not) and by themselves, between two points in time order (of one day when p_day is given), at most
 -- p_limit. The accounts are asked in the order of their feed_sources bounds, highest first (the caller's own
--- posts always), in batches that double from the page's size; the asking stops once the page is full and its
+-- posts always), in batches that double from twice the page's size; the asking stops once the page is full and its
 -- last post is newer than the next account's bound, or that bound is older than the oldest post wanted. A
 -- full page's last post is also the floor of the next batch's probes. Security definer: feed_sources is not
 -- the caller's to read; only the caller's own rows are.
@@ -172,7 +172,8 @@ declare
   v_floor_at timestamptz := p_after_at;
   v_floor_id uuid := p_after_id;
   v_from integer := 1;
-  v_size integer := p_limit;
+  -- Twice the page first, so that a few hidden posts among the newest do not cost a second batch.
+  v_size integer := 2 * p_limit;
   v_next timestamptz;
 begin
   select array_agg(s.followee_id order by s.newest_post_at desc, s.followee_id),

@@ -230,7 +230,7 @@ function growthLines(g: GrowthResult): string[] {
       `median **${ms(g.deletion.ms)} ms** of ${g.deletion.runs}.`,
     '', `A post by one account (root, \`insert into public.posts\`, rolled back; median of ${g.post.runs}): ` +
       `**${ms(g.post.before.ms)} ms** raising the feed sources of its ${g.post.before.rows} followers, ` +
-      `**${ms(g.post.after.ms)} ms** raising ${g.post.after.rows} once up to 1,000 more follow it.`,
+      `**${ms(g.post.after.ms)} ms** raising ${g.post.after.rows} once up to 1,000 more follow it (each in its own transaction).`,
   ];
 }
 
