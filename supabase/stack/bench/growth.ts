@@ -14,7 +14,7 @@ export interface GrowthResult {
   feeds: Array<{ name: string; load: Load }>;
   /** Median ms of the deletions, and what was deleted. */
   deletion: { ms: number; runs: number; what: string };
-  /** Median ms of a post by one account, with the feed_sources rows it raises: as seeded, then with 1,000 more followers. */
+  /** Median ms of a post by one account, with the feed_sources rows it raises: as seeded, then with up to 1,000 more followers. */
   post: { runs: number; before: { rows: number; ms: number }; after: { rows: number; ms: number } };
 }
 
