@@ -1,12 +1,23 @@
-// The local stand-in for hosted Supabase's API gateway: one origin where Auth answers under /auth/v1, PostgREST
-// under /rest/v1 and Edge Functions under /functions/v1, as on a hosted project. It also serves
-// supabase/templates, because Supabase Auth fetches its e-mail templates by URL.
-import { type Context, Hono, type Next } from 'hono';
-import { proxy } from 'hono/proxy';
+// The local stand-in for hosted Supabase's API gateway: Debian's nginx (the Supabase CLI runs Kong, itself
+// built on nginx), giving one origin where Auth answers under /auth/v1, PostgREST under /rest/v1 and Edge
+// Functions under /functions/v1, as on a hosted project. It also serves supabase/templates, because Supabase
+// Auth fetches its e-mail templates by URL. A proxy written in C, so that the hop costs little of the two
+// cores the whole stack shares (docs/PERFORMANCE.md, "The facade's own cost").
 import { join } from 'node:path';
+import { ensureDebianPackages } from './apt.ts';
 import { repoRoot } from './config.ts';
+import { asClusterOwner, giveToClusterOwner } from './postgres.ts';
+import { logPath, spawnReady } from './processes.ts';
+import { supervise } from './supervisor.ts';
 
-export interface GatewayUpstreams {
+const nginxBinary = '/usr/sbin/nginx';
+
+export async function ensureNginxInstalled(logDir: string): Promise<void> {
+  await ensureDebianPackages('nginx', ['nginx'], [nginxBinary], logDir);
+}
+
+export interface GatewayInput {
+  port: number;
   auth: string;
   functions: string;
   rest: string;
@@ -14,85 +25,146 @@ export interface GatewayUpstreams {
   apiKeys: string[];
   /** The one API key whose holder may name the client in Sb-Forwarded-For (hosted: a secret key). */
   forwardingKey: string;
+  /** Where its configuration and scratch files live. */
+  dir: string;
+  logDir: string;
 }
 
-function failure(status: number, code: string, message: string) {
-  return Response.json({ error: { code, message } }, { status });
+/** A string as nginx reads it in double quotes (the JSON bodies below hold no `$` but the variables meant). */
+function quoted(text: string): string {
+  return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
-function unavailable(service: string) {
-  return failure(503, 'service_unavailable', `${service} is not running in this local stack`);
+/** An answer in the project's error envelope (JSON: the server's default type). `message` may name nginx variables. */
+function failure(status: number, code: string, message: string): string {
+  return `return ${status} ${quoted(JSON.stringify({ error: { code, message } }))};`;
 }
 
-/** /rest/v1 as the hosted gateway guards it: a request names the project with an API key in the apikey header. */
-function requireApiKey(apiKeys: string[]) {
-  return async (c: Context, next: Next) => {
-    const key = c.req.header('apikey');
-    if (!key) {
-      return failure(401, 'no_api_key', 'No API key found in the request: send the project\'s anon key in the apikey header');
-    }
-    if (!apiKeys.includes(key)) return failure(401, 'invalid_api_key', 'Invalid API key: use one of the keys `npm start` prints');
-    await next();
-  };
-}
+const nothingHere = failure(404, 'not_found', 'Nothing at $request_method $shown_path: this origin serves /auth/v1, /rest/v1 and /functions/v1');
+
+/** The headers every upstream gets: the client's address as the gateway saw it, never one the client claimed. */
+const forwardedHeaders = `
+      proxy_set_header Host $http_host;
+      proxy_set_header Connection "";
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header Sb-Forwarded-For $sb_forwarded_for;`;
 
 /**
- * Forwards a request to `upstream`, dropping the gateway's path prefix. With `keyAsBearer`, a request without a
- * user token is made as its API key's role (anon, service_role), the key then being the bearer, as PostgREST
- * behind the hosted gateway sees it.
+ * `prefix` forwarded to the upstream `name` without the prefix. The path is the client's own, as sent (not
+ * nginx's decoded and normalised one); a path that only normalises into the prefix ("/x/../rest/v1/…") is not
+ * the prefix's and is refused.
  */
-function forward(prefix: string, upstream: string, service: string, forwardingKey: string, keyAsBearer = false) {
-  return async (c: { req: { url: string; raw: Request }; env: { remoteAddr?: Deno.NetAddr } }) => {
-    const url = new URL(c.req.url);
-    const target = `${upstream}${url.pathname.slice(prefix.length)}${url.search}`;
-    try {
-      // A new request rather than the incoming one: its abort signal must not cut the upstream call short.
-      const { method, body } = c.req.raw;
-      const headers = new Headers(c.req.raw.headers);
-      // The gateway is the edge: it tells the service who the client is, replacing whatever the client
-      // claimed (a client-chosen X-Forwarded-For would let it dodge Auth's per-IP rate limits).
-      headers.delete('x-forwarded-for');
-      if (c.env.remoteAddr) headers.set('x-forwarded-for', c.env.remoteAddr.hostname);
-      // A server such as the facade names its own client in Sb-Forwarded-For, which Auth prefers; only a
-      // holder of the secret key may, as on hosted projects with IP address forwarding turned on.
-      if (headers.get('apikey') !== forwardingKey) headers.delete('sb-forwarded-for');
-      const apiKey = headers.get('apikey');
-      if (keyAsBearer && apiKey && !headers.has('authorization')) headers.set('authorization', `Bearer ${apiKey}`);
-      // The proxy drops hop-by-hop headers; a service that ends the exchange (a body too large or too slow)
-      // still has the client's connection closed.
-      let closes = false;
-      const customFetch = async (request: Request) => {
-        const response = await fetch(request);
-        closes = response.headers.get('connection')?.toLowerCase() === 'close';
-        return response;
-      };
-      // redirect: 'manual' hands redirects to the client, as a gateway must.
-      const response = await proxy(target, { method, headers, body, duplex: 'half', redirect: 'manual', customFetch } as RequestInit);
-      if (closes) response.headers.set('connection', 'close');
-      return response;
-    } catch {
-      return unavailable(service);
+function route(prefix: string, name: string, service: string, extra = ''): string {
+  return `
+    location ${prefix}/ {
+      if ($${name}_path = "") { ${nothingHere} }${extra}${forwardedHeaders}
+      proxy_pass http://${name}$${name}_path;
+      error_page 502 = @${name}_down;
     }
+    location @${name}_down { ${failure(503, 'service_unavailable', `${service} is not running in this local stack`)} }`;
+}
+
+function upstream(name: string, url: string, prefix: string): string {
+  const { host } = new URL(url);
+  return `
+  upstream ${name} { server ${host}; keepalive 32; }
+  map $request_uri $${name}_path { "~^${prefix}(?<rest>/.*)$" $rest; default ""; }`;
+}
+
+export function nginxConfig(input: GatewayInput): string {
+  const keys = input.apiKeys.map((key) => `    ${quoted(key)} ok;`).join('\n');
+  const templates = join(repoRoot, 'supabase', 'templates');
+  const scratch = (name: string) => `${name}_temp_path ${join(input.dir, name)};`;
+  return `# Written by supabase/stack/gateway.ts at every start: edit that file, not this one.
+daemon off;
+# One process: a local stand-in, stopped and restarted by the stack's supervisor as one pid.
+master_process off;
+pid ${join(input.dir, 'nginx.pid')};
+error_log stderr warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  # What the gateway answers itself is JSON (an e-mail template says otherwise).
+  default_type application/json;
+  ${scratch('client_body')} ${scratch('proxy')} ${scratch('fastcgi')} ${scratch('uwsgi')} ${scratch('scgi')}
+  # Each service sets its own limits (the facade refuses a body over 64 KiB); this one only bounds what the
+  # gateway reads and throws away after a service answered early.
+  client_max_body_size 8m;
+  # Bodies and answers stream through, as the services send them.
+  proxy_request_buffering off;
+  proxy_buffering off;
+  proxy_http_version 1.1;
+  proxy_read_timeout 300s;
+  proxy_send_timeout 300s;
+  proxy_redirect off;
+  merge_slashes off;
+  # Room for the API keys (JWTs) as map keys.
+  map_hash_bucket_size 256;
+
+  # /rest/v1 as the hosted gateway guards it: a request names the project with an API key in the apikey header.
+  map $http_apikey $api_key {
+    "" none;
+${keys}
+    default invalid;
+  }
+  # Only a holder of the secret key may name the client in Sb-Forwarded-For (hosted: IP address forwarding on).
+  map $http_apikey $sb_forwarded_for {
+    ${quoted(input.forwardingKey)} $http_sb_forwarded_for;
+    default "";
+  }
+  # A /rest/v1 request without a user token runs as its API key's role, the key then being the bearer.
+  map $http_authorization $rest_authorization {
+    "" "Bearer $http_apikey";
+    default $http_authorization;
+  }
+  # The path in an error message, when it holds nothing JSON would have to escape.
+  map $uri $shown_path {
+    "~^[A-Za-z0-9/._~-]*$" $uri;
+    default "that path";
+  }
+${upstream('auth', input.auth, '/auth/v1')}
+${upstream('functions', input.functions, '/functions/v1')}
+${upstream('rest', input.rest, '/rest/v1')}
+
+  server {
+    listen 127.0.0.1:${input.port};
+${route('/auth/v1', 'auth', 'Supabase Auth')}
+${route('/functions/v1', 'functions', 'The api function')}
+${
+    route('/rest/v1', 'rest', 'PostgREST', `
+      if ($api_key = none) { ${failure(401, 'no_api_key', 'No API key found in the request: send the project\'s anon key in the apikey header')} }
+      if ($api_key = invalid) { ${failure(401, 'invalid_api_key', 'Invalid API key: use one of the keys `npm start` prints')} }
+      proxy_set_header Authorization $rest_authorization;`)
+  }
+    location ~ "^/email/([a-z_]+\\.html)$" {
+      default_type text/html;
+      alias ${quoted(`${templates}/$1`)};
+      error_page 404 = @nothing;
+    }
+    location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
+    location / { ${nothingHere} }
+    location @nothing { ${nothingHere} }
+  }
+}
+`;
+}
+
+/** Starts the gateway under supervision (as the clusters' owner when run as root, as PgBouncer). */
+export async function startGateway(input: GatewayInput): Promise<void> {
+  await ensureNginxInstalled(input.logDir);
+  await Deno.mkdir(input.dir, { recursive: true });
+  const config = join(input.dir, 'nginx.conf');
+  await Deno.writeTextFile(config, nginxConfig(input));
+  await giveToClusterOwner(input.dir);
+  const [command, args] = asClusterOwner(nginxBinary, ['-e', 'stderr', '-p', input.dir, '-c', config]);
+  const ready = async () => {
+    const response = await fetch(`http://127.0.0.1:${input.port}/`);
+    await response.body?.cancel();
+    return true;
   };
-}
-
-export function createGateway(upstreams: GatewayUpstreams) {
-  const gateway = new Hono<{ Bindings: { remoteAddr?: Deno.NetAddr } }>();
-  gateway.all('/auth/v1/*', forward('/auth/v1', upstreams.auth, 'Supabase Auth', upstreams.forwardingKey));
-  gateway.all('/functions/v1/*', forward('/functions/v1', upstreams.functions, 'The api function', upstreams.forwardingKey));
-  gateway.use('/rest/v1/*', requireApiKey(upstreams.apiKeys));
-  gateway.all('/rest/v1/*', forward('/rest/v1', upstreams.rest, 'PostgREST', upstreams.forwardingKey, true));
-  gateway.get('/email/:file{[a-z_]+\\.html}', async (c) => {
-    const body = await Deno.readTextFile(join(repoRoot, 'supabase', 'templates', c.req.param('file'))).catch(() => null);
-    return body === null ? c.notFound() : c.html(body);
+  await supervise({
+    name: 'gateway',
+    logFile: logPath(input.logDir, 'gateway'),
+    start: () => spawnReady('gateway', command, { args, logDir: input.logDir }, { what: 'the gateway (nginx)', check: ready }),
   });
-  gateway.notFound((c) =>
-    failure(404, 'not_found', `Nothing at ${c.req.method} ${new URL(c.req.url).pathname}: this origin serves /auth/v1, /rest/v1 and /functions/v1`));
-  return gateway;
-}
-
-export function serveGateway(port: number, upstreams: GatewayUpstreams): Deno.HttpServer {
-  const gateway = createGateway(upstreams);
-  return Deno.serve({ hostname: '127.0.0.1', port, onListen: () => {} }, (request, info) =>
-    gateway.fetch(request, { remoteAddr: info.remoteAddr as Deno.NetAddr }));
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
 import { authEnv } from './auth-env.ts';
-import { serveGateway } from './gateway.ts';
+import { startGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
 import { postgrestBinary, postgrestEnv, postgrestVersion } from './postgrest.ts';
@@ -201,23 +201,6 @@ function startFunctions(profile: Profile, keys: StackKeys, databases: Databases,
   });
 }
 
-/** The gateway runs in this process; should its server ever close, it is opened again. */
-function startGateway(profile: Profile, keys: StackKeys): Promise<void> {
-  return supervise({
-    name: 'gateway',
-    start: () => {
-      const server = serveGateway(profile.ports.api, {
-        auth: urls(profile).authDirect,
-        functions: urls(profile).functionsDirect,
-        rest: urls(profile).restDirect,
-        apiKeys: [keys.anonKey, keys.serviceRoleKey],
-        forwardingKey: keys.serviceRoleKey,
-      });
-      return Promise.resolve({ pid: Deno.pid, exited: server.finished.then(() => 'closed'), stop: () => server.shutdown() });
-    },
-  });
-}
-
 export interface Databases {
   superuserUrl: string;
   poolerUrl?: string;
@@ -289,7 +272,16 @@ export async function up(profile: Profile): Promise<Stack> {
   await step(`PostgREST ${postgrestVersion}`, () => startPostgrest(profile, postgrest.path, keys, superuserUrl, logDir));
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, databases, logDir);
-    await startGateway(profile, keys);
+    await startGateway({
+      port: profile.ports.api,
+      auth: urls(profile).authDirect,
+      functions: urls(profile).functionsDirect,
+      rest: urls(profile).restDirect,
+      apiKeys: [keys.anonKey, keys.serviceRoleKey],
+      forwardingKey: keys.serviceRoleKey,
+      dir: join(profile.dir, 'gateway'),
+      logDir,
+    });
   });
   return { urls: urls(profile), keys, ...databases, postgrest: postgrest.path, authUnavailable, demoAccounts: demo };
 }

@@ -12,12 +12,21 @@ import { call, ok, sleep, startTraffic, waitUntil } from './helpers/traffic.ts';
 const steadyMs = 1_500;
 const recoveryBoundMs = 30_000;
 
+/** What the gateway answered for Auth while it was down: status and error code. */
+const gatewayWhileDown: string[] = [];
+
 async function authAnswers(): Promise<boolean> {
   try {
     const response = await fetch(`${stack.apiUrl}/auth/v1/health`, { headers: { apikey: stack.anonKey } });
-    await response.body?.cancel();
-    return response.ok;
+    if (response.ok) {
+      await response.body?.cancel();
+      return true;
+    }
+    const body = await response.json().catch(() => ({})) as { error?: { code?: string } };
+    gatewayWhileDown.push(`${response.status} ${body.error?.code}`);
+    return false;
   } catch {
+    gatewayWhileDown.push('no answer');
     return false;
   }
 }
@@ -39,7 +48,8 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
     await sleep(steadyMs);
     const killedAt = performance.now();
     const killedPid = killService('auth');
-    const cameBack = await waitUntil(async () => servicePid('auth') !== killedPid && await authAnswers(), recoveryBoundMs);
+    // The gateway is asked at every look, also while Auth is down.
+    const cameBack = await waitUntil(async () => await authAnswers() && servicePid('auth') !== killedPid, recoveryBoundMs);
     const backAt = performance.now();
     await sleep(steadyMs);
     const outcomes = await traffic.stop();
@@ -59,6 +69,7 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
       'failures by kind, status and code': failuresByCode(outcomes),
       'Auth back (kill → answering again)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
       'Auth pid': `${killedPid} → ${servicePid('auth')}`,
+      'the gateway\'s /auth/v1 during the outage': `${gatewayWhileDown.length}: ${[...new Set(gatewayWhileDown)].join(', ')}`,
       '/health during the outage': healthSawAuthDown ? 'auth: down seen' : 'auth: down NOT seen',
       '/health after': `${healthAfter.status} ${JSON.stringify(healthAfter.body)}`,
       'function process': servicePid('functions') === functionPid ? `the same (pid ${functionPid})` : `RESTARTED (pid ${functionPid} → ${servicePid('functions')})`,
@@ -69,6 +80,9 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
     expect(failuresByCode(unexpectedLogins), 'logins answered neither 200 nor 503').toEqual({});
     expect(internalErrors(outcomes), 'answers with a 500').toEqual({});
     expect(healthSawAuthDown, '/health said auth: down during the outage').toBe(true);
+    // The gateway answers for a service that is down, in the project's envelope.
+    expect(gatewayWhileDown.length, 'the gateway was asked while Auth was down').toBeGreaterThan(0);
+    expect(new Set(gatewayWhileDown), 'what the gateway answered meanwhile').toEqual(new Set(['503 service_unavailable']));
     expect(healthAfter.status, '/health is ok again').toBe(200);
   });
 });
