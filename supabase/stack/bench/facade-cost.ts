@@ -3,8 +3,9 @@
 // session check and the statement, joined with pgbench's `\;`), at 8 and 64 connections, and the same text
 // without the request quota (what the request limits cost a read). The text comes from the facade's own code
 // (functions/api/lib/db.ts `identity`, lib/request-quota.ts), with the role settings read as the facade reads them. Then the
-// same reads straight to the function's port (no gateway hop) and a request that reaches no database (the
-// token check and routing alone), which tell where the rest of a request's time goes.
+// same reads straight to the function's port (no gateway hop), pgbench through the pooler as the facade reaches
+// the database, and a request that reaches no database (the token check and routing alone), which tell where
+// the rest of a request's time goes.
 import type postgres from 'postgres';
 import { type Database, identity } from '../../../functions/api/lib/db.ts';
 import { takeQuota } from '../../../functions/api/lib/request-quota.ts';
@@ -23,6 +24,8 @@ export interface FacadeCostRow {
   facade: Load;
   straight: Load;
   sql: Load;
+  /** The same text through the pooler, the facade's way to the database (absent: the stack runs none). */
+  sqlThroughPooler?: Load;
   /** The same text without the request quota. */
   sqlWithoutQuota: Load;
 }
@@ -40,6 +43,8 @@ export interface FacadeCostContext {
   functionsUrl: string;
   functionsDirectUrl: string;
   authenticatorUrl: string;
+  /** The pooler as `authenticator`, as the facade reaches the database (absent: the stack runs none). */
+  poolerUrl?: string;
   authenticator: postgres.Sql;
   reader: Driver;
   pgbench: string;
@@ -70,8 +75,8 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
   let sample = '';
   const http = (url: string, connections: number, errorsAreAnswers = false) =>
     runWrk({ url, method: 'GET', tokens: [c.reader.accessToken], connections, seconds: c.seconds, errorsAreAnswers }, c.scratch);
-  const pgbench = (text: string, connections: number) =>
-    runPgbench({ url: c.authenticatorUrl, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true }, c.pgbench, c.scratch);
+  const pgbench = (text: string, connections: number, url = c.authenticatorUrl) =>
+    runPgbench({ url, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true }, c.pgbench, c.scratch);
   for (const read of reads) {
     const texts = await facadeTexts(c, read.sql);
     const [withQuota, withoutQuota] = [oneMessage(texts.withQuota), oneMessage(texts.withoutQuota)];
@@ -80,8 +85,9 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
       const facade = await http(`${c.functionsUrl}/api${read.path}`, connections);
       const straight = await http(`${c.functionsDirectUrl}/api${read.path}`, connections);
       const sql = await pgbench(withQuota, connections);
+      const sqlThroughPooler = c.poolerUrl ? await pgbench(withQuota, connections, c.poolerUrl) : undefined;
       const sqlWithoutQuota = await pgbench(withoutQuota, connections);
-      rows.push({ name: read.name, connections, facade, straight, sql, sqlWithoutQuota });
+      rows.push({ name: read.name, connections, facade, straight, sql, sqlThroughPooler, sqlWithoutQuota });
     }
   }
   const noDatabase = [];

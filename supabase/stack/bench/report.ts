@@ -1,6 +1,6 @@
 // The scale benchmark's result as one markdown document: printed at the end and written to
 // .local/bench/scale-<timestamp>.md.
-import type { Load } from './load.ts';
+import { type Load, noLoad } from './load.ts';
 import type { TriggerCost } from './trigger-cost.ts';
 import type { PoolerReplicaResult } from './replication.ts';
 import type { FacadeCostResult } from './facade-cost.ts';
@@ -202,15 +202,18 @@ function facadeCostLines(f: FacadeCostResult): string[] {
     'pgbench sends the text the facade sends for the read, as one message (request quota, role settings, role and claims, ' +
       'session check, statement), with as many clients as wrk has connections. ratio = facade req/s ÷ pgbench tps (the goal: at ' +
       'least ×0.85); p99 ÷ p50 of the facade (the goal at 64: at most 4); quota = pgbench tps with the request quota ÷ without ' +
-      '(what the request limits cost a read in the database; they add no round trip).', '',
-    '| read | conn | facade req/s | p50 | p99 | straight req/s | p50 | p99 | pgbench tps | p50 | p99 | without quota tps | p50 | p99 | ' +
-      'ratio | straight ratio | facade p99 ÷ p50 | quota |',
-    '|---|' + '---:|'.repeat(17),
+      '(what the request limits cost a read in the database; they add no round trip); pooled = pgbench through the pooler, the ' +
+      'facade\'s way to the database, and pooled ratio = facade req/s ÷ its tps (the facade\'s share without the pooler\'s).', '',
+    '| read | conn | facade req/s | p50 | p99 | straight req/s | p50 | p99 | pgbench tps | p50 | p99 | pooled tps | p50 | p99 | ' +
+      'without quota tps | p50 | p99 | ratio | straight ratio | pooled ratio | facade p99 ÷ p50 | quota |',
+    '|---|' + '---:|'.repeat(21),
   ];
+  const none = noLoad('not measured: no pooler');
   for (const row of f.rows) {
-    lines.push(`| ${row.name} | ${row.connections} | ${[...cell(row.facade), ...cell(row.straight), ...cell(row.sql), ...cell(row.sqlWithoutQuota)].join(' | ')} | ` +
-      `${ratio(row.facade.perSecond, row.sql.perSecond)} | ${ratio(row.straight.perSecond, row.sql.perSecond)} | ${ratio(row.facade.p99, row.facade.p50)} | ` +
-      `${ratio(row.sql.perSecond, row.sqlWithoutQuota.perSecond)} |`);
+    const pooled = row.sqlThroughPooler ?? none;
+    lines.push(`| ${row.name} | ${row.connections} | ${[...cell(row.facade), ...cell(row.straight), ...cell(row.sql), ...cell(pooled), ...cell(row.sqlWithoutQuota)].join(' | ')} | ` +
+      `${ratio(row.facade.perSecond, row.sql.perSecond)} | ${ratio(row.straight.perSecond, row.sql.perSecond)} | ${ratio(row.facade.perSecond, pooled.perSecond)} | ` +
+      `${ratio(row.facade.p99, row.facade.p50)} | ${ratio(row.sql.perSecond, row.sqlWithoutQuota.perSecond)} |`);
   }
   lines.push(
     '', 'A request answered before any database work (GET /post/not-an-id: 400 after the token check, routing and validation):', '',

@@ -314,6 +314,7 @@ export async function scaleBench(args: string[]): Promise<void> {
       measureFacadeCost(
         {
           functionsUrl: stack.urls.functions, functionsDirectUrl: stack.urls.functionsDirect, authenticatorUrl, authenticator,
+          poolerUrl: stack.poolerUrl && roleUrl(stack.poolerUrl, 'authenticator'),
           reader, pgbench: c.pgbench, scratch, seconds: s.seconds,
         },
         endpoints(fixtures).filter((endpoint) => facadeCostReads.includes(endpoint.name)),
