@@ -42,6 +42,26 @@ function failure(status: number, code: string, message: string): string {
 
 const nothingHere = failure(404, 'not_found', 'Nothing at $request_method $shown_path: this origin serves /auth/v1, /rest/v1 and /functions/v1');
 
+/**
+ * What nginx refuses itself, before any service sees the request, answered in the envelope rather than in its
+ * HTML pages: a malformed request (an encoded NUL byte in the path, a header too large), a request line over
+ * 16 KiB, TRACE, a body over the gateway's bound, a path it does not serve. Repeated in each location that sets
+ * an error page of its own (nginx inherits error_page only where a level sets none).
+ */
+const refusals = `
+      error_page 400 494 /.gateway/malformed;
+      error_page 405 /.gateway/method_not_allowed;
+      error_page 413 /.gateway/too_large;
+      error_page 414 /.gateway/path_too_long;
+      error_page 404 = @nothing;`;
+
+// Internal locations (a request whose path could not be read has no named location to go to).
+const refusalAnswers = `
+    location = /.gateway/malformed { internal; ${failure(400, 'bad_request', 'The request is malformed: its path or its headers cannot be read (an encoded NUL byte, a header over 16 KiB)')} }
+    location = /.gateway/method_not_allowed { internal; ${failure(405, 'method_not_allowed', 'The gateway does not pass this method on (TRACE)')} }
+    location = /.gateway/too_large { internal; ${failure(413, 'payload_too_large', 'The request body is larger than 8 MiB')} }
+    location = /.gateway/path_too_long { internal; ${failure(414, 'path_too_long', 'The request path is longer than 16 KiB')} }`;
+
 /** The headers every upstream gets: the client's address as the gateway saw it, never one the client claimed. */
 const forwardedHeaders = `
       proxy_set_header Host $http_host;
@@ -59,7 +79,7 @@ function route(prefix: string, name: string, service: string, extra = ''): strin
     location ${prefix}/ {
       if ($${name}_path = "") { ${nothingHere} }${extra}${forwardedHeaders}
       proxy_pass http://${name}$${name}_path;
-      error_page 502 = @${name}_down;
+      error_page 502 = @${name}_down;${refusals}
     }
     location @${name}_down { ${failure(503, 'service_unavailable', `${service} is not running in this local stack`)} }`;
 }
@@ -128,6 +148,7 @@ ${upstream('rest', input.rest, '/rest/v1')}
 
   server {
     listen 127.0.0.1:${input.port};
+    large_client_header_buffers 4 16k;${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
 ${route('/auth/v1', 'auth', 'Supabase Auth')}
 ${route('/functions/v1', 'functions', 'The api function')}
 ${
@@ -139,11 +160,11 @@ ${
     location ~ "^/email/([a-z_]+\\.html)$" {
       default_type text/html;
       alias ${quoted(`${templates}/$1`)};
-      error_page 404 = @nothing;
     }
     location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
     location / { ${nothingHere} }
-    location @nothing { ${nothingHere} }
+    # No types: nginx would answer a *.html path's 404 as text/html by its extension.
+    location @nothing { types { } default_type application/json; ${nothingHere} }
   }
 }
 `;

@@ -1,6 +1,7 @@
 // The local gateway in front of PostgREST, as the hosted one: /rest/v1 takes a request only with one of the
 // project's API keys, a request without a user token runs as the key's role, and a path it does not serve
 // answers the project's error envelope.
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { stack } from '../helpers/stack.ts';
 
@@ -12,6 +13,21 @@ type Answer = { error?: { code: string; message: string }; code?: string };
 async function get(url: string, headers: Record<string, string> = {}) {
   const response = await fetch(url, { headers });
   return { status: response.status, body: await response.json() as Answer };
+}
+
+/** A request sent as written (fetch would resolve `..` and refuses TRACE): status, content type and body. */
+function raw(method: string, path: string): Promise<{ status: number; type: string; body: Answer }> {
+  const url = new URL(stack.apiUrl);
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: url.hostname, port: url.port, method, path }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body: JSON.parse(text) }));
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
 
 describe('the gateway', () => {
@@ -40,5 +56,22 @@ describe('the gateway', () => {
       expect(answer.body.error?.code).toBe('not_found');
       expect(answer.body.error?.message).toContain('/rest/v1');
     }
+  });
+
+  it('answers what it refuses itself in the error envelope, never in an HTML page of its own', async () => {
+    const cases: Array<[string, string, number, string]> = [
+      ['GET', '/functions/v1/api/post/00000000-0000-4000-8000-000000000000%00', 400, 'bad_request'],
+      ['TRACE', '/functions/v1/api/health', 405, 'method_not_allowed'],
+      ['GET', '/email/no_such_template.html', 404, 'not_found'],
+      // A path that only normalises into /rest/v1 is not /rest/v1's: refused, not forwarded with or without a key.
+      ['GET', '/x/../rest/v1/profiles', 404, 'not_found'],
+    ];
+    for (const [method, path, status, code] of cases) {
+      const answer = await raw(method, path);
+      expect([method, path, answer.status, answer.type, answer.body.error?.code]).toEqual([method, path, status, 'application/json', code]);
+    }
+    // The same paths written plainly are served.
+    expect((await raw('GET', '/functions/v1/api/health')).body).toHaveProperty('status');
+    expect((await fetch(`${stack.apiUrl}/email/confirmation.html`)).headers.get('content-type')).toContain('text/html');
   });
 });
