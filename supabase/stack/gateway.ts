@@ -45,7 +45,7 @@ const nothingHere = failure(404, 'not_found', 'Nothing at $request_method $shown
 /**
  * What nginx refuses itself, before any service sees the request, answered in the envelope rather than in its
  * HTML pages: a malformed request (an encoded NUL byte in the path, a header too large), a request line over
- * 16 KiB, TRACE, a body over the gateway's bound, a path it does not serve. Repeated in each location that sets
+ * 16 KiB, TRACE, a body over the gateway's bound, a path it does not serve, a service silent for 300 s. Repeated in each location that sets
  * an error page of its own (nginx inherits error_page only where a level sets none).
  */
 const refusals = `
@@ -53,6 +53,8 @@ const refusals = `
       error_page 405 /.gateway/method_not_allowed;
       error_page 413 /.gateway/too_large;
       error_page 414 /.gateway/path_too_long;
+      error_page 501 /.gateway/malformed;
+      error_page 504 /.gateway/timeout;
       error_page 404 = @nothing;`;
 
 // Internal locations (a request whose path could not be read has no named location to go to).
@@ -60,7 +62,8 @@ const refusalAnswers = `
     location = /.gateway/malformed { internal; ${failure(400, 'bad_request', 'The request is malformed: its path or its headers cannot be read (an encoded NUL byte, a header over 16 KiB)')} }
     location = /.gateway/method_not_allowed { internal; ${failure(405, 'method_not_allowed', 'The gateway does not pass this method on (TRACE)')} }
     location = /.gateway/too_large { internal; ${failure(413, 'payload_too_large', 'The request body is larger than 8 MiB')} }
-    location = /.gateway/path_too_long { internal; ${failure(414, 'path_too_long', 'The request path is longer than 16 KiB')} }`;
+    location = /.gateway/path_too_long { internal; ${failure(414, 'path_too_long', 'The request path is longer than 16 KiB')} }
+    location = /.gateway/timeout { internal; ${failure(504, 'gateway_timeout', 'The service did not answer within 300 s')} }`;
 
 /** The headers every upstream gets: the client's address as the gateway saw it, never one the client claimed. */
 const forwardedHeaders = `
