@@ -13,8 +13,19 @@ stable
 security definer
 set search_path = ''
 as $$
+declare
+  -- Everything auth.uid() and auth.jwt() read: the answer holds while these do.
+  v_claims text := concat_ws(e'\n', current_setting('request.jwt.claims', true), current_setting('request.jwt.claim', true),
+    current_setting('request.jwt.claim.sub', true));
+  v_uid uuid;
 begin
-  return (
+  -- Checked once per transaction and claims: every policy and view asks (15 times for a page of posts), and
+  -- each check parses the token's claims, which cost more than the page itself. Transaction-local, so each
+  -- request (one transaction) checks the session afresh.
+  if v_claims = current_setting('daykeeper.uid_of', true) then
+    return nullif(current_setting('daykeeper.uid', true), '')::uuid;
+  end if;
+  v_uid := (
     select s.user_id
     from auth.sessions s
     join auth.users u on u.id = s.user_id
@@ -24,6 +35,8 @@ begin
       and (u.banned_until is null or u.banned_until <= now())
       and u.deleted_at is null
   );
+  perform set_config('daykeeper.uid', coalesce(v_uid::text, ''), true), set_config('daykeeper.uid_of', v_claims, true);
+  return v_uid;
 end;
 $$;
 revoke execute on function private.uid() from public;

@@ -45,8 +45,9 @@ const nothingHere = failure(404, 'not_found', 'Nothing at $request_method $shown
 /**
  * What nginx refuses itself, before any service sees the request, answered in the envelope rather than in its
  * HTML pages: a malformed request (an encoded NUL byte in the path, a header too large), a request line over
- * 16 KiB, TRACE, a body over the gateway's bound, a path it does not serve, a service silent for 300 s. Repeated in each location that sets
- * an error page of its own (nginx inherits error_page only where a level sets none).
+ * 16 KiB, TRACE, a body over the gateway's bound, a path it does not serve, a service silent for 300 s.
+ * Repeated in each location that sets an error page of its own (nginx inherits error_page only where a level
+ * sets none).
  */
 const refusals = `
       error_page 400 494 /.gateway/malformed;
@@ -107,7 +108,8 @@ error_log stderr warn;
 events { worker_connections 4096; }
 http {
   access_log off;
-  # What the gateway answers itself is JSON (an e-mail template says otherwise).
+  # What the gateway answers itself is JSON, whatever the path's extension (an e-mail template says otherwise).
+  types { }
   default_type application/json;
   ${scratch('client_body')} ${scratch('proxy')} ${scratch('fastcgi')} ${scratch('uwsgi')} ${scratch('scgi')}
   # Each service sets its own limits (the facade refuses a body over 64 KiB); this one only bounds what the
@@ -166,8 +168,7 @@ ${
     }
     location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
     location / { ${nothingHere} }
-    # No types: nginx would answer a *.html path's 404 as text/html by its extension.
-    location @nothing { types { } default_type application/json; ${nothingHere} }
+    location @nothing { ${nothingHere} }
   }
 }
 `;

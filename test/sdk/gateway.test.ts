@@ -63,6 +63,7 @@ describe('the gateway', () => {
       ['GET', '/functions/v1/api/post/00000000-0000-4000-8000-000000000000%00', 400, 'bad_request'],
       ['TRACE', '/functions/v1/api/health', 405, 'method_not_allowed'],
       ['GET', '/email/no_such_template.html', 404, 'not_found'],
+      ['GET', '/rest/v2/page.html', 404, 'not_found'],
       // A path that only normalises into /rest/v1 is not /rest/v1's: refused, not forwarded with or without a key.
       ['GET', '/x/../rest/v1/profiles', 404, 'not_found'],
     ];

@@ -1,6 +1,8 @@
 // The SQL function alone, without HTTP or the facade: pgbench runs the same call in one transaction per
 // request, as `authenticator` taking the caller's role and claims as PostgREST does. With several callers,
-// pgbench client n runs as caller n modulo their number (\if on :client_id), as wrk's threads do.
+// pgbench client n runs as caller n modulo their number (\if on :client_id), as wrk's threads do. Two
+// statements can also run side by side in one run (runPgbenchPair), so that both meet the same moments of a
+// noisy machine.
 import { join } from 'node:path';
 import { type Identity, identitySql } from './identity.ts';
 import { type Load, noLoad } from './load.ts';
@@ -62,10 +64,33 @@ function warmFigures(all: Transaction[]): Pick<Load, 'perSecond' | 'p50' | 'p99'
 }
 
 export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: string): Promise<Load> {
+  const [only] = await runScript(load, script(load), pgbench, scratchDir, () => 0);
+  return only;
+}
+
+/**
+ * `a` and `b` side by side in one pgbench run (url, clients and seconds are `a`'s): the even clients run `a`,
+ * the odd ones `b`, each in a session of its own (a session switching roles would plan its functions' queries
+ * again at every switch, as their plans depend on the role's row-level security). Both meet the same seconds
+ * of a shared machine; the figures of each.
+ */
+export function runPgbenchPair(a: SqlLoad, b: SqlLoad, pgbench: string, scratchDir: string): Promise<Load[]> {
+  const both = `\\if :client_id % 2 = 0\n${script(a)}\\else\n${script(b)}\\endif\n`;
+  return runScript({ ...a, clients: 2 * a.clients }, both, pgbench, scratchDir, (t) => t.client % 2);
+}
+
+/** Runs `text` as `load` says; the figures of each group of its transactions (`groupOf`: which group). */
+async function runScript(
+  load: SqlLoad,
+  text: string,
+  pgbench: string,
+  scratchDir: string,
+  groupOf: (t: Transaction) => number,
+): Promise<Load[]> {
   const dir = await Deno.makeTempDir({ dir: scratchDir, prefix: 'pgbench-' });
   try {
     const file = join(dir, 'script.sql');
-    await Deno.writeTextFile(file, script(load));
+    await Deno.writeTextFile(file, text);
     const output = await new Deno.Command(pgbench, {
       args: [
         '--no-vacuum', '--client', String(load.clients), '--jobs', String(Math.min(2, load.clients)),
@@ -80,13 +105,17 @@ export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: str
     const stderr = new TextDecoder().decode(output.stderr);
     const error = /ERROR:\s*(.*)/.exec(stderr)?.[1] ?? (output.success ? undefined : stderr.trim().split('\n').pop());
     const tps = /tps = ([\d.]+)/.exec(stdout);
-    if (!tps) return noLoad(`pgbench: ${error ?? 'no result'}`);
     const all = await transactions(dir);
-    const warm = warmFigures(all);
-    if (warm) return { ...warm, failed: error };
-    // A single transaction per client (each one is slow): pgbench's own figures, cold.
-    const latencies = all.map((t) => t.latency);
-    return { perSecond: Number(tps[1]), p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed: error };
+    const groups = Math.max(1, ...all.map((t) => groupOf(t) + 1));
+    if (!tps) return Array.from({ length: groups }, () => noLoad(`pgbench: ${error ?? 'no result'}`));
+    return Array.from({ length: groups }, (_, group) => {
+      const mine = all.filter((t) => groupOf(t) === group);
+      const warm = warmFigures(mine);
+      if (warm) return { ...warm, failed: error };
+      // A single transaction per client (each one is slow): pgbench's own figures, cold.
+      const latencies = mine.map((t) => t.latency);
+      return { perSecond: Number(tps[1]) / groups, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed: error };
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -139,6 +139,7 @@ export function markdown(r: Report): string {
     '## Set-based floors of the user-posts page and the feed (pgbench, as the reader)', '',
     `Each floor returns ${r.floorSameJson ? 'the same JSON as' : '**NOT the same JSON as**'} its API function (public.user_posts, public.feed). ` +
       'ratio = floor p50 ÷ API function p50 (the share of the floor\'s speed the API keeps; the goal for user_posts: at least ×0.80). ' +
+      'Each pair runs side by side in one pgbench run, one client each. ' +
       'The first run in full, then the ratio of each of the three runs.', '',
     '| list, page | API 1c tps | p50 | p99 | floor 1c tps | p50 | p99 | ratio p50 | runs 1, 2, 3 | notes |', '|---|' + '---:|'.repeat(8) + '---|',
   );

@@ -20,7 +20,7 @@ import { applyReaderFixtures, findFixtures, type Fixtures } from './fixtures.ts'
 import { feedFloorSql, type FloorCase, userPostsFloorSql } from './floor.ts';
 import { anonIdentity, type Identity, identitySql } from './identity.ts';
 import { measureTriggerCost, notifyingTriggers, writeLimitTriggers } from './trigger-cost.ts';
-import { runPgbench } from './pgbench.ts';
+import { runPgbench, runPgbenchPair } from './pgbench.ts';
 import { type EndpointResult, type FloorResult, markdown, type Report, type RestResult } from './report.ts';
 import { tableQueries, timeQuery } from './queries.ts';
 import { measurePoolerAndReplica } from './replication.ts';
@@ -238,11 +238,12 @@ async function measureFloors(c: Context, root: postgres.Sql, authenticator: post
   const cases = floorCases(f, [c.reader.id, ...followees.map((row) => row.id as string)], feedPage1.next_cursor);
   let sameJson = true;
   for (const one of cases) sameJson &&= await answer(c.reader.identity, one.api) === await answer(asReader, one.floor);
-  const load = (sql: string, identity: Identity) =>
-    runPgbench({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds }, c.pgbench, c.scratch);
+  // Side by side in one run, a client each: what the machine's neighbours do meets both alike.
+  const load = (sql: string, identity: Identity) => ({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds });
   const rows: FloorResult[] = [];
   for (const one of cases) {
-    rows.push({ page: one.name, api: await load(one.api, c.reader.identity), floor: await load(one.floor, asReader) });
+    const [api, floor] = await runPgbenchPair(load(one.api, c.reader.identity), load(one.floor, asReader), c.pgbench, c.scratch);
+    rows.push({ page: one.name, api, floor });
   }
   return { rows, sameJson };
 }
