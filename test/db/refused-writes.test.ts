@@ -1,9 +1,10 @@
 // Writes that must be refused, tried directly on the tables as a supabase-js client would (PostgREST),
 // each next to the allowed case so the test proves the refusal is the rule and not a broken table.
+import postgres from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { anon, as, asRoot, errorOf, type Tx } from '../helpers/db.ts';
-import { authIsRunning } from '../helpers/stack.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
   let alice: Account;
@@ -148,6 +149,26 @@ describe.skipIf(!authIsRunning)('direct writes through RLS', () => {
     const refused = await errorOf(as(frank, (tx) => tx`insert into public.posts (body) values ('after logout')`));
     expect(refused.code).toBe('42501');
     expect(await as(frank, (tx) => tx`select private.uid() as uid`)).toEqual([{ uid: null }]);
+  });
+
+  it('checks the session once per transaction and claims: the next transaction sees a sign-out, other claims are checked again', async () => {
+    const [gina, hal] = await Promise.all([createAccount('gina'), createAccount('hal')]);
+    // One session, so that a second transaction would meet whatever the first left behind.
+    const url = new URL(stack.dbUrl);
+    url.username = 'authenticator';
+    const session = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const uidOf = (tx: Tx, actor: Account) =>
+      tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(actor.claims)}, true)`
+        .then(() => tx`select private.uid() as uid`).then(([row]) => row.uid);
+    try {
+      const inOne = await session.begin(async (tx) => [await uidOf(tx, gina), await uidOf(tx, hal), await uidOf(tx, gina)]);
+      expect(inOne).toEqual([gina.id, hal.id, gina.id]);
+      await asRoot`delete from auth.sessions where user_id = ${gina.id}`;
+      expect(await session.begin((tx) => uidOf(tx, gina))).toBeNull();
+      expect(await session.begin((tx) => uidOf(tx, hal))).toBe(hal.id);
+    } finally {
+      await session.end();
+    }
   });
 });
 
