@@ -64,7 +64,7 @@ function warmFigures(all: Transaction[]): Pick<Load, 'perSecond' | 'p50' | 'p99'
 }
 
 export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: string): Promise<Load> {
-  const [only] = await runScript(load, script(load), pgbench, scratchDir, () => 0);
+  const [only] = await runScript(load, script(load), pgbench, scratchDir, 1, () => 0);
   return only;
 }
 
@@ -76,15 +76,16 @@ export async function runPgbench(load: SqlLoad, pgbench: string, scratchDir: str
  */
 export function runPgbenchPair(a: SqlLoad, b: SqlLoad, pgbench: string, scratchDir: string): Promise<Load[]> {
   const both = `\\if :client_id % 2 = 0\n${script(a)}\\else\n${script(b)}\\endif\n`;
-  return runScript({ ...a, clients: 2 * a.clients }, both, pgbench, scratchDir, (t) => t.client % 2);
+  return runScript({ ...a, clients: 2 * a.clients }, both, pgbench, scratchDir, 2, (t) => t.client % 2);
 }
 
-/** Runs `text` as `load` says; the figures of each group of its transactions (`groupOf`: which group). */
+/** Runs `text` as `load` says; the figures of each of `groups` groups of its transactions (`groupOf`: which). */
 async function runScript(
   load: SqlLoad,
   text: string,
   pgbench: string,
   scratchDir: string,
+  groups: number,
   groupOf: (t: Transaction) => number,
 ): Promise<Load[]> {
   const dir = await Deno.makeTempDir({ dir: scratchDir, prefix: 'pgbench-' });
@@ -106,7 +107,6 @@ async function runScript(
     const error = /ERROR:\s*(.*)/.exec(stderr)?.[1] ?? (output.success ? undefined : stderr.trim().split('\n').pop());
     const tps = /tps = ([\d.]+)/.exec(stdout);
     const all = await transactions(dir);
-    const groups = Math.max(1, ...all.map((t) => groupOf(t) + 1));
     if (!tps) return Array.from({ length: groups }, () => noLoad(`pgbench: ${error ?? 'no result'}`));
     return Array.from({ length: groups }, (_, group) => {
       const mine = all.filter((t) => groupOf(t) === group);
