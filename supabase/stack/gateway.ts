@@ -118,6 +118,10 @@ http {
   # Bodies and answers stream through, as the services send them.
   proxy_request_buffering off;
   proxy_buffering off;
+  # A client that goes away does not cut the service's work short: the facade would cancel its statement, and a
+  # cancel sent through the transaction pooler can land on another request's statement on the same server
+  # connection (a 504 for an innocent read, seen in the suite).
+  proxy_ignore_client_abort on;
   proxy_http_version 1.1;
   proxy_read_timeout 300s;
   proxy_send_timeout 300s;
