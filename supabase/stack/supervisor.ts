@@ -45,6 +45,11 @@ export function setRunDir(dir: string): void {
   Deno.mkdirSync(dir, { recursive: true });
 }
 
+/** The pid of the named service's current process (undefined: not running under this supervisor). */
+export function pidOf(name: string): number | undefined {
+  return supervised.find((entry) => entry.service.name === name)?.running?.pid;
+}
+
 function pidFile(name: string): string {
   return join(runDir, `${name}.pid`);
 }

@@ -66,11 +66,15 @@ export function compare(small: Run, large: Run): string {
     `| deleting an account: ${large.growth.deletion.what} (ms) | ${ms(small.growth.deletion.ms)} | ${ms(large.growth.deletion.ms)} | < 2000 | ` +
     `${under(large.growth.deletion.ms, 2000)} |`,
     '', "## The facade's own cost (req/s ÷ pgbench tps of the facade's text; p99 ÷ p50)", '',
-    `| read | conn | ratio ${a} | ratio ${b} | at least ×0.85 at ${b} | p99 ÷ p50 ${a} | p99 ÷ p50 ${b} |`, '|---|---:|---:|---:|---|---:|---:|',
+    'Apart: Postgres alone on a core, the rest of the stack on the others (8 connections; reports since 2026-11-26 evening).', '',
+    `| read | conn | ratio ${a} | ratio ${b} | at least ×0.85 at ${b} | apart ${a} | apart ${b} | p99 ÷ p50 ${a} | p99 ÷ p50 ${b} |`,
+    '|---|---:|---:|---:|---|---:|---:|---:|---:|',
     ...large.facadeCost.rows.map((row) => {
       const before = small.facadeCost.rows.find((r) => r.name === row.name && r.connections === row.connections);
       const share = (r?: typeof row) => (r ? r.facade.perSecond / r.sql.perSecond : NaN);
+      const apart = (r?: typeof row) => (r?.apart ? r.apart.facade.perSecond / r.apart.sql.perSecond : NaN);
       return `| ${row.name} | ${row.connections} | ${ratio(share(before), 1)} | ${ratio(share(row), 1)} | ${under(-share(row), -0.85)} | ` +
+        `${ratio(apart(before), 1)} | ${ratio(apart(row), 1)} | ` +
         `${ratio(before?.facade.p99 ?? NaN, before?.facade.p50 ?? NaN)} | ${ratio(row.facade.p99, row.facade.p50)} |`;
     }),
     '', '## user_posts against its floor (floor p50 ÷ API p50, three runs)', '',

@@ -5,11 +5,13 @@
 // (functions/api/lib/db.ts `identity`, lib/request-quota.ts), with the role settings read as the facade reads them. Then the
 // same reads straight to the function's port (no gateway hop), pgbench through the pooler as the facade reaches
 // the database, and a request that reaches no database (the token check and routing alone), which tell where
-// the rest of a request's time goes.
+// the rest of a request's time goes; the CPU time each process spends per request; and, at 8 connections, the
+// facade and pgbench again with Postgres on a core of its own (bench/cpu.ts).
 import type postgres from 'postgres';
 import { type Database, identity } from '../../../functions/api/lib/db.ts';
 import { takeQuota } from '../../../functions/api/lib/request-quota.ts';
 import { createRoleSettings } from '../../../functions/api/lib/role-settings.ts';
+import { type CpuTime, onCoresApart, withCpuTime } from './cpu.ts';
 import type { Driver } from './drivers.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { Load } from './load.ts';
@@ -28,6 +30,11 @@ export interface FacadeCostRow {
   sqlThroughPooler?: Load;
   /** The same text without the request quota. */
   sqlWithoutQuota: Load;
+  /** CPU seconds the facade's run (through the gateway) and pgbench's run cost each process. */
+  facadeCpu: CpuTime;
+  sqlCpu: CpuTime;
+  /** Both again with Postgres alone on a core (8 connections; absent on one core). */
+  apart?: { facade: Load; sql: Load };
 }
 
 export interface FacadeCostResult {
@@ -37,6 +44,8 @@ export interface FacadeCostResult {
   noDatabase: Array<{ connections: number; load: Load; straight: Load }>;
   /** One of the texts, as pgbench sent it. */
   sample: string;
+  /** The length of each run. */
+  seconds: number;
 }
 
 export interface FacadeCostContext {
@@ -82,12 +91,16 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
     const [withQuota, withoutQuota] = [oneMessage(texts.withQuota), oneMessage(texts.withoutQuota)];
     sample ||= withQuota;
     for (const connections of facadeConnections) {
-      const facade = await http(`${c.functionsUrl}/api${read.path}`, connections);
+      const url = `${c.functionsUrl}/api${read.path}`;
+      const { value: facade, cpu: facadeCpu } = await withCpuTime(() => http(url, connections));
       const straight = await http(`${c.functionsDirectUrl}/api${read.path}`, connections);
-      const sql = await pgbench(withQuota, connections);
+      const { value: sql, cpu: sqlCpu } = await withCpuTime(() => pgbench(withQuota, connections));
       const sqlThroughPooler = c.poolerUrl ? await pgbench(withQuota, connections, c.poolerUrl) : undefined;
       const sqlWithoutQuota = await pgbench(withoutQuota, connections);
-      rows.push({ name: read.name, connections, facade, straight, sql, sqlThroughPooler, sqlWithoutQuota });
+      const apart = connections !== 8
+        ? undefined
+        : await onCoresApart(async () => ({ facade: await http(url, connections), sql: await pgbench(withQuota, connections) }));
+      rows.push({ name: read.name, connections, facade, straight, sql, sqlThroughPooler, sqlWithoutQuota, facadeCpu, sqlCpu, apart });
     }
   }
   const noDatabase = [];
@@ -98,5 +111,5 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
       straight: await http(`${c.functionsDirectUrl}/api/post/not-an-id`, connections, true),
     });
   }
-  return { rows, noDatabase, sample };
+  return { rows, noDatabase, sample, seconds: c.seconds };
 }

@@ -3,7 +3,7 @@
 import { type Load, noLoad } from './load.ts';
 import type { TriggerCost } from './trigger-cost.ts';
 import type { PoolerReplicaResult } from './replication.ts';
-import type { FacadeCostResult } from './facade-cost.ts';
+import type { FacadeCostResult, FacadeCostRow } from './facade-cost.ts';
 import type { GrowthResult } from './growth.ts';
 import type { PlanResult } from './plans.ts';
 import type { SeedStep } from './seed.ts';
@@ -216,6 +216,7 @@ function facadeCostLines(f: FacadeCostResult): string[] {
       `${ratio(row.facade.perSecond, row.sql.perSecond)} | ${ratio(row.straight.perSecond, row.sql.perSecond)} | ${ratio(row.facade.perSecond, pooled.perSecond)} | ` +
       `${ratio(row.facade.p99, row.facade.p50)} | ${ratio(row.sql.perSecond, row.sqlWithoutQuota.perSecond)} |`);
   }
+  lines.push(...cpuLines(f.rows, f.seconds), ...apartLines(f.rows));
   lines.push(
     '', 'A request answered before any database work (GET /post/not-an-id: 400 after the token check, routing and validation):', '',
     '| conn | through the gateway req/s | p50 | p99 | straight req/s | p50 | p99 |', '|---:|' + '---:|'.repeat(6),
@@ -223,6 +224,36 @@ function facadeCostLines(f: FacadeCostResult): string[] {
     '', 'The text pgbench sent for the first read:', '', '```sql', f.sample.replaceAll('\\; ', ';\n'), '```',
   );
   return lines;
+}
+
+function cpuLines(rows: FacadeCostRow[], seconds: number): string[] {
+  // µs of CPU per request: seconds of CPU over the requests a run completed.
+  const each = (cpu: number, load: Load) => cpu / (load.perSecond * seconds) * 1e6;
+  const us = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : '–');
+  return [
+    '', 'Where a request\'s CPU time goes (µs of CPU per request, from /proc, through the gateway; the machine\'s total ' +
+      'includes the load generator and whatever else ran). On shared cores the facade\'s ratio to pgbench cannot ' +
+      'exceed pgbench\'s CPU per transaction ÷ the facade\'s per request (the bound).', '',
+    '| read | conn | pgbench: machine | facade: machine | Postgres | function | gateway | pooler | bound |', '|---|' + '---:|'.repeat(8),
+    ...rows.map(({ name, connections, facade, facadeCpu, sql, sqlCpu }) => {
+      const [sqlMachine, facadeMachine] = [each(sqlCpu.machine, sql), each(facadeCpu.machine, facade)];
+      const parts = [facadeCpu.postgres, facadeCpu.functions, facadeCpu.gateway, facadeCpu.pgbouncer].map((cpu) => us(each(cpu, facade)));
+      return `| ${name} | ${connections} | ${us(sqlMachine)} | ${us(facadeMachine)} | ${parts.join(' | ')} | ${ratio(sqlMachine, facadeMachine)} |`;
+    }),
+  ];
+}
+
+function apartLines(rows: FacadeCostRow[]): string[] {
+  const apart = rows.filter((row) => row.apart);
+  if (!apart.length) return [];
+  return [
+    '', 'With Postgres alone on the first core and the rest of the stack and the load generators on the others (the layout ' +
+      'of a hosted project, where the function and the gateway are on other machines than the database), through the gateway:', '',
+    '| read | conn | facade req/s | p50 | p99 | pgbench tps | p50 | p99 | ratio |', '|---|' + '---:|'.repeat(8),
+    ...apart.map(({ name, connections, apart }) =>
+      `| ${name} | ${connections} | ${[...cell(apart!.facade), ...cell(apart!.sql)].join(' | ')} | ${ratio(apart!.facade.perSecond, apart!.sql.perSecond)} |`
+    ),
+  ];
 }
 
 function growthLines(g: GrowthResult): string[] {
