@@ -5,8 +5,8 @@
 import { pidOf } from '../supervisor.ts';
 
 /** The stack's processes a request passes through, by their names under the supervisor. */
-export const parts = ['postgres', 'functions', 'gateway', 'pgbouncer'] as const;
-export type Part = typeof parts[number];
+const parts = ['postgres', 'functions', 'gateway', 'pgbouncer'] as const;
+type Part = typeof parts[number];
 /** CPU seconds of each part (Postgres: the server and all its processes) and of the whole machine. */
 export type CpuTime = Record<Part | 'machine', number>;
 
