@@ -93,8 +93,8 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
     const texts = await facadeTexts(c, read.sql);
     const [withQuota, withoutQuota] = [oneMessage(texts.withQuota), oneMessage(texts.withoutQuota)];
     sample ||= withQuota;
+    const url = `${c.functionsUrl}/api${read.path}`;
     for (const connections of facadeConnections) {
-      const url = `${c.functionsUrl}/api${read.path}`;
       const { value: facade, cpu: facadeCpu } = await withCpuTime(() => http(url, connections));
       const straight = await http(`${c.functionsDirectUrl}/api${read.path}`, connections);
       const { value: sql, cpu: sqlCpu } = await withCpuTime(() => pgbench(withQuota, connections));
