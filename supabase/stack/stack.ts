@@ -178,6 +178,9 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
   const functionDir = join(repoRoot, 'functions', 'api');
   const args = [
     'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
+    // A request's signal aborts only when its client goes away (the facade cancels the statement then), not after
+    // every answer as Deno's legacy behaviour does: that built an exception per request and warned in the log.
+    '--unstable-no-legacy-abort',
     '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
   ];
   return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
