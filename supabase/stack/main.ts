@@ -5,6 +5,7 @@
 //   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
+//   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -25,6 +26,7 @@ import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, sch
 import { type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
+import { sizesBench } from './bench/sizes.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
 import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
 import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
@@ -149,14 +151,14 @@ function assertNoPostmasterLeft(stackProfile: Profile): void {
   info(`stopped: no postmaster left on ${dataDir}`);
 }
 
-/** The scale benchmark in its own stack, torn down at the end (the data stays for --keep). */
-async function inBenchStack(args: string[]): Promise<number> {
+/** A scale benchmark with processes of its own, torn down at the end (the data stays for --keep). */
+async function inBenchStack(bench: () => Promise<void>): Promise<number> {
   onStopSignal(async () => {
     await stopAll();
     Deno.exit(130);
   });
   try {
-    await scaleBench(args);
+    await bench();
     return 0;
   } finally {
     await stopAll();
@@ -288,8 +290,9 @@ try {
   else if (command === 'test') Deno.exit(await inFreshStack('test', 'run', rest));
   else if (command === 'bench') Deno.exit(await inFreshStack('test', 'bench', rest));
   else if (command === 'faults') Deno.exit(await inFreshStack('faults', 'run', rest));
-  else if (command === 'bench:scale') Deno.exit(await inBenchStack(rest));
+  else if (command === 'bench:scale') Deno.exit(await inBenchStack(() => scaleBench(rest)));
   else if (command === 'bench:compare') await compareReports(rest);
+  else if (command === 'bench:sizes') Deno.exit(await inBenchStack(sizesBench));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
@@ -297,7 +300,7 @@ try {
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -39,7 +39,7 @@ export async function applyReaderFixtures(root: postgres.Sql, reader: Driver, sc
   await root`analyze public.follows, public.close_friends`;
 }
 
-export async function findFixtures(root: postgres.Sql, authenticator: postgres.Sql, reader: Driver): Promise<Fixtures> {
+export async function findFixtures(root: postgres.Sql, authenticator: postgres.Sql, reader: Pick<Driver, 'id' | 'identity'>): Promise<Fixtures> {
   const [ids] = await root`
     select
       (select id from public.profiles where username = 'celebrity') as celebrity,

@@ -18,12 +18,12 @@ export interface GrowthResult {
   post: { runs: number; before: { rows: number; ms: number }; after: { rows: number; ms: number } };
 }
 
-/** The reader `username` as PostgREST would run them: their id and the session the seed made for them. */
-async function seededReader(root: postgres.Sql, username: string): Promise<Identity> {
+/** The reader `username` as PostgREST would run them: their id and their newest session (the seed's, or a sign-in's). */
+export async function seededReader(root: postgres.Sql, username: string): Promise<Identity> {
   const [row] = await root`
     select p.id, s.id as session_id from public.profiles p join auth.sessions s on s.user_id = p.id
-    where p.username = ${username} limit 1`;
-  if (!row) throw new Error(`the bench database has no ${username} with a session: seed it again (run without --keep)`);
+    where p.username = ${username} order by s.created_at desc limit 1`;
+  if (!row) throw new Error(`the bench database has no ${username} with a session: seed it again, and run bench:scale --keep once`);
   return { role: 'authenticated', claims: { sub: row.id, session_id: row.session_id, role: 'authenticated', aud: 'authenticated' } };
 }
 
