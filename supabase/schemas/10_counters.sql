@@ -1,6 +1,7 @@
--- Counters kept in the same transaction as the rows they count. Each change is one `update … set n = n ± 1`,
--- so concurrent writers queue on the row lock and the count stays exact; rows are updated in id order so
--- two writers never wait on each other crosswise. private.recount_counters() recomputes everything.
+-- Counters kept in the same transaction as the rows they count. Each change is one `update … set n = n ± k`
+-- (k = 1 a row, or the rows a statement deleted for likes, which leave by the thousand with an account), so
+-- concurrent writers queue on the row lock and the count stays exact; rows are updated in id order so two
+-- writers never wait on each other crosswise. private.recount_counters() recomputes everything.
 
 create function private.count_follow()
 returns trigger

@@ -32,6 +32,21 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     expect(corrected).toBe(0);
   });
 
+  it('take a deleted account\'s likes off every post it liked, in one statement, and keep the others\' likes', async () => {
+    const [leaver, stayer, author] = await Promise.all(['leaver', 'stayer', 'author'].map((label) => createAccount(label)));
+    const posts = await Promise.all(['one', 'two', 'three'].map((body) => rpc(author, 'create_post', { p_body: body })));
+    for (const post of posts) await rpc(leaver, 'like_post', { p_post_id: post.id });
+    await rpc(stayer, 'like_post', { p_post_id: posts[0].id });
+    expect((await rpc(author, 'get_post', { p_post_id: posts[0].id })).likes_count).toBe(2);
+
+    // As Supabase Auth deletes an account: its likes go by cascade, three rows in one statement.
+    await asRoot`delete from auth.users where id = ${leaver.id}`;
+    const counts = await Promise.all(posts.map(async (post) => (await rpc(author, 'get_post', { p_post_id: post.id })).likes_count));
+    expect(counts).toEqual([1, 0, 0]);
+    const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
+    expect(corrected).toBe(0);
+  });
+
   it('recount_counters repairs a counter that drifted', async () => {
     const author = await createAccount('author');
     const post = await rpc(author, 'create_post', { p_body: 'drift' });
