@@ -150,8 +150,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set a new password with the e-mailed code; signs out every other session
-         * @description Sets a new password with the code from POST /auth/forget_password and signs out every other session of the account.
+         * Set a new password with the e-mailed code (and the authenticator's, if the account has one); signs out every other session
+         * @description Sets a new password with the code from POST /auth/forget_password and signs out every other session of the account. An account with a second factor also sends `totp_code`, the current code of its authenticator app (and `factor_id` when it has several); one that lost the authenticator sends `lost_authenticator: true` instead, which starts the 72-hour removal of its factors (202, the password unchanged): once it is over, the same reset sets the password. The e-mailed code is used up by each attempt. The authenticator's code is checked as on every door (private.mfa_verification_attempt()).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -375,9 +375,29 @@ export interface paths {
         put?: never;
         /**
          * Add an authenticator app
-         * @description Enrolls a TOTP factor: answers its secret, as an otpauth:// URI and as a QR code (SVG) to scan. It counts once its first code is verified (POST /user/mfa/{factorId}/verify); an unverified one expires.
+         * @description Enrolls a TOTP factor: answers its secret, as an otpauth:// URI and as a QR code (SVG) to scan. It counts once its first code is verified (POST /user/mfa/{factorId}/verify); an unverified one expires. Proves it is you with `current_password` or `code` (from POST /user/mfa/totp/code, for an account without a password): a stolen access token alone cannot add an authenticator.
          */
         post: operations["enrollTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/mfa/totp/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a code that proves it is you, to add an authenticator without a password
+         * @description Supabase Auth e-mails you a 6-digit code (its reauthentication code): send it as `code` to POST /user/mfa/totp. For accounts without a password (Google sign-ups); the password does as well.
+         */
+        post: operations["requestOwnerCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -395,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a code: the factor counts, and the session steps up to aal2
-         * @description Checks the current code of the authenticator app. The first one verifies a new factor; each steps this session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor.
+         * @description Checks the current code of the authenticator app. The first one verifies a new factor; each steps this session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor. Supabase Auth asks the database first (its hook private.mfa_verification_attempt()): a new factor needs its owner's proof, 5 wrong codes in 15 minutes lock the factor, and a code is accepted once.
          */
         post: operations["verifyFactor"];
         delete?: never;
@@ -1563,6 +1583,19 @@ export interface components {
             /** @example If an account exists for this address, we sent it a code */
             message: string;
         };
+        FactorRecovery: {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description When the factors may be removed
+             * @example 2026-11-25T08:00:00.000+00:00
+             */
+            completes_at: string;
+        };
         CurrentUser: {
             user: {
                 /**
@@ -1632,20 +1665,6 @@ export interface components {
              */
             created_at: string;
         };
-        /** @description A pending removal of your factors (POST /user/mfa/recovery) */
-        FactorRecovery: {
-            /**
-             * Format: date-time
-             * @example 2026-11-25T08:00:00.000+00:00
-             */
-            requested_at: string;
-            /**
-             * Format: date-time
-             * @description When the factors may be removed
-             * @example 2026-11-25T08:00:00.000+00:00
-             */
-            completes_at: string;
-        } | null;
         Archive: {
             /** @enum {string} */
             format: "daykeeper-archive/1";
@@ -2537,7 +2556,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -2572,7 +2591,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -2642,7 +2661,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "code_already_used" | "concurrent_update" | "conflict" | "email_pending_confirmation" | "email_taken" | "factor_name_taken" | "no_second_factor" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
                  * @example This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code:
@@ -2716,6 +2735,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example Send the body as JSON, with "Content-Type: application/json"
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        RegisterError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_code_attempts" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2821,6 +2875,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdateAccountError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2992,7 +3081,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden" | "second_factor_required";
+                code: "forbidden";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -3120,6 +3209,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        EnrollTotpError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_attempts" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "factor_not_found",
          *         "message": "No such factor of yours",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3136,6 +3260,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example No such factor of yours
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_taken",
+         *         "message": "This e-mail address is already in use",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        VerifyFactorError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "code_already_used" | "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address is already in use
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5031,7 +5190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5149,7 +5308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5271,7 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5336,7 +5495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5444,7 +5603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5546,7 +5705,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5600,6 +5759,19 @@ export interface operations {
                      * @example correct horse battery
                      */
                     password: string;
+                    /** @example 492039 */
+                    totp_code?: string;
+                    /**
+                     * Format: uuid
+                     * @description The factor totp_code is from, when the account has several
+                     * @example 5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11
+                     */
+                    factor_id?: string;
+                    /**
+                     * @description Start removing the factors (72 hours) instead
+                     * @example false
+                     */
+                    lost_authenticator?: boolean;
                 };
             };
         };
@@ -5613,6 +5785,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description The authenticator is lost: its removal started (or goes on); the password is unchanged */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FactorRecovery"];
+                };
+            };
             /** @description Wrong or expired code, or weak password */
             400: {
                 headers: {
@@ -5620,6 +5801,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RegisterError400"];
+                };
+            };
+            /** @description The account has a second factor: send totp_code, or lost_authenticator */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -5655,7 +5845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5762,7 +5952,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5827,7 +6017,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -5892,7 +6082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6003,7 +6193,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6109,7 +6299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6235,7 +6425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -6624,7 +6814,7 @@ export interface operations {
                         /** @enum {string} */
                         aal: "aal1" | "aal2";
                         factors: components["schemas"]["MfaFactor"][];
-                        recovery: components["schemas"]["FactorRecovery"];
+                        recovery: components["schemas"]["FactorRecovery"] & (Record<string, never> | null);
                     };
                 };
             };
@@ -6687,6 +6877,10 @@ export interface operations {
                 "application/json": {
                     /** @example My phone */
                     friendly_name?: string;
+                    /** @example correct horse battery */
+                    current_password?: string;
+                    /** @example 123456 */
+                    code?: string;
                 };
             };
         };
@@ -6731,7 +6925,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnrollTotpError400"];
                 };
             };
-            /** @description Not signed in */
+            /** @description Not signed in, or a wrong password or code */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -6776,7 +6970,75 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description Too many wrong passwords or codes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnrollTotpError429"];
+                };
+            };
+            /** @description Unexpected; quote the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+            /** @description The database took longer than the caller's statement timeout */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    requestOwnerCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example We e-mailed you a code: send it with POST /user/mfa/totp */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description A code was sent less than a minute ago */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6859,6 +7121,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
+            /** @description A new factor whose owner has not proved it is them */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError403"];
+                };
+            };
             /** @description No such factor of yours */
             404: {
                 headers: {
@@ -6875,6 +7146,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error408"];
+                };
+            };
+            /** @description The code was just used: wait for the next one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifyFactorError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -6895,13 +7175,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description Too many wrong codes for this factor */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["RegisterError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7154,7 +7434,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description No pending recovery */
@@ -7342,7 +7622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description No such factor of yours */

@@ -507,6 +507,9 @@ isOneToOne: false
 "posts_by_day":
 { Args: { "p_cursor"?: string,"p_day": string,"p_limit"?: number,"p_username"?: string }; Returns: Json
                            },
+"prove_factor_owner":
+{ Args: { "p_code"?: string,"p_factor_id": string,"p_password"?: string }; Returns: Json
+                           },
 "read_notifications":
 { Args: { "p_until"?: string }; Returns: Json
                            },

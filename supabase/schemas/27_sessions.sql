@@ -67,7 +67,9 @@ comment on function public.my_sessions() is
   'The caller''s sessions (devices), most recently used first: when made and last used, user agent, address, assurance level, and which is the current one.';
 
 -- Ends one of the caller's sessions (the current one too: that is signing out). Another account's session,
--- or one that does not exist, is the same 404.
+-- or one that does not exist, is the same 404. Any session of the account may end the others, aal1 included,
+-- as Auth's own logout (scope global or others) lets it: ending sessions locks nobody out, and it is how an
+-- owner who fears a thief cuts them off (docs/PRODUCT.md, "Sessions").
 create function public.end_session(p_session_id uuid)
 returns jsonb
 language plpgsql
@@ -78,9 +80,6 @@ as $$
 declare
   v_me uuid := private.require_uid();
 begin
-  if p_session_id is distinct from (nullif(auth.jwt() ->> 'session_id', ''))::uuid then
-    perform private.require_aal2();
-  end if;
   delete from auth.sessions s where s.id = p_session_id and s.user_id = v_me;
   if not found then
     perform private.fail(404, 'session_not_found', 'No such session of yours');
@@ -104,7 +103,6 @@ declare
   v_me uuid := private.require_uid();
   v_ended integer;
 begin
-  perform private.require_aal2();
   delete from auth.sessions s
   where s.user_id = v_me and s.id is distinct from (nullif(auth.jwt() ->> 'session_id', ''))::uuid;
   get diagnostics v_ended = row_count;

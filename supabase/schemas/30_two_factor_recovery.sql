@@ -95,9 +95,10 @@ revoke execute on function public.cancel_factor_recovery() from public;
 grant execute on function public.cancel_factor_recovery() to authenticated, service_role;
 comment on function public.cancel_factor_recovery() is 'Cancels the caller''s pending recovery of their second factors (needs an aal2 session).';
 
--- Completes the caller's recovery once its wait is over: the factors go, and the account signs in with its
--- password alone. Before that, 409 with the time it completes.
-create function public.complete_factor_recovery()
+-- Completes p_user's recovery once its wait is over: the factors go, and the account signs in with its password
+-- alone. Before that, 409 with the time it completes. Called as the account (public.complete_factor_recovery),
+-- or by the facade for a password reset proved with the e-mailed code (POST /auth/reset_password).
+create function private.complete_factor_recovery_of(p_user uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -105,11 +106,10 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
   v_recovery private.factor_recoveries;
   v_removed integer;
 begin
-  select * into v_recovery from private.factor_recoveries r where r.user_id = v_me for update;
+  select * into v_recovery from private.factor_recoveries r where r.user_id = p_user for update;
   if not found then
     perform private.fail(404, 'recovery_not_found', 'There is no pending recovery of your second factor');
   end if;
@@ -117,13 +117,52 @@ begin
     perform private.fail(409, 'recovery_pending', format('Your second factor can be removed from %s UTC, 72 hours after you asked',
       to_char(v_recovery.completes_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI')));
   end if;
-  delete from auth.mfa_factors f where f.user_id = v_me;
+  delete from auth.mfa_factors f where f.user_id = p_user;
   get diagnostics v_removed = row_count;
-  delete from private.factor_recoveries r where r.user_id = v_me;
+  delete from private.factor_recoveries r where r.user_id = p_user;
   return jsonb_build_object('removed', v_removed);
+end;
+$$;
+revoke execute on function private.complete_factor_recovery_of(uuid) from public;
+grant execute on function private.complete_factor_recovery_of(uuid) to service_role;
+comment on function private.complete_factor_recovery_of(uuid) is
+  'Once the 72-hour wait is over, removes p_user''s second factors; 409 recovery_pending before (for the facade''s password reset).';
+
+-- The caller's own recovery, completed once its wait is over.
+create function public.complete_factor_recovery()
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  return private.complete_factor_recovery_of(private.require_uid());
 end;
 $$;
 revoke execute on function public.complete_factor_recovery() from public;
 grant execute on function public.complete_factor_recovery() to authenticated, service_role;
 comment on function public.complete_factor_recovery() is
   'Once the 72-hour wait is over, removes the caller''s second factors; 409 recovery_pending before.';
+
+-- A password reset of an account that lost its authenticator (POST /auth/reset_password, lost_authenticator): the
+-- e-mailed reset code proved the mailbox. A recovery whose wait is over completes (`{"removed": n}`: the reset
+-- then sets the password); otherwise one starts, or the pending one goes on (`{"recovery": …}`).
+create function private.recover_lost_factors(p_user uuid)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from private.factor_recoveries r where r.user_id = p_user and r.completes_at <= now()) then
+    return private.complete_factor_recovery_of(p_user);
+  end if;
+  return jsonb_build_object('recovery', private.start_factor_recovery(p_user));
+end;
+$$;
+revoke execute on function private.recover_lost_factors(uuid) from public;
+grant execute on function private.recover_lost_factors(uuid) to service_role;
+comment on function private.recover_lost_factors(uuid) is
+  'For a password reset without the authenticator: completes p_user''s recovery whose wait is over, else starts it or keeps the pending one.';

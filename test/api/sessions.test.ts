@@ -6,7 +6,7 @@ import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { refusal, signedInSdk } from '../helpers/sdk.ts';
-import { authIsRunning } from '../helpers/stack.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
 /** Signs `account` in again from a device that names itself `userAgent`: a session of its own. */
@@ -63,22 +63,31 @@ describe.skipIf(!authIsRunning)('sessions', () => {
     expect((await api('DELETE', '/user/sessions/not-a-uuid', { token: owner.accessToken })).status).toBe(400);
   });
 
-  it('signs out everywhere else, and needs the second factor once the account has one', async () => {
+  it('signs out everywhere else; with a second factor an aal1 session may too, as through Auth\'s own logout', async () => {
     const owner = await createAccount('owner');
     const [tablet, phone] = [await signIn(owner, 'tablet'), await signIn(owner, 'phone')];
     expect(await api('POST', '/user/sessions/end_others', { token: phone.access })).toMatchObject({ status: 200, body: { ended: 2 } });
     for (const token of [owner.accessToken, tablet.access]) expect((await api('GET', '/auth/user', { token })).status).toBe(401);
     expect((await sessionsOf(phone.access)).map((s) => s.id)).toEqual([phone.id]);
 
-    // A verified TOTP factor (as Auth's MFA verify leaves it): an aal1 session may no longer end others.
+    // A verified TOTP factor (as Auth's MFA verify leaves it): ending sessions locks nobody out, so an aal1 session
+    // may still end one, or all others (docs/PRODUCT.md, "Sessions"), as Auth's logout lets it.
     await asRoot`insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
       values (${randomUUID()}, ${owner.id}, 'phone app', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP')`;
-    const laptop = await signIn(owner, 'laptop');
-    const refused = await api('POST', '/user/sessions/end_others', { token: laptop.access });
-    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
-    expect((await api('DELETE', `/user/sessions/${phone.id}`, { token: laptop.access })).status).toBe(403);
-    expect((await api('GET', '/auth/user', { token: phone.access })).status).toBe(200);
-    // Its own session it may always end: that is signing out.
-    expect((await api('DELETE', `/user/sessions/${laptop.id}`, { token: laptop.access })).status).toBe(200);
+    const [laptop, desk] = [await signIn(owner, 'laptop'), await signIn(owner, 'desk')];
+    expect((await api('DELETE', `/user/sessions/${phone.id}`, { token: laptop.access })).status).toBe(200);
+    expect((await api('GET', '/auth/user', { token: phone.access })).status).toBe(401);
+    expect(await api('POST', '/user/sessions/end_others', { token: laptop.access })).toMatchObject({ status: 200, body: { ended: 1 } });
+    expect((await api('GET', '/auth/user', { token: desk.access })).status).toBe(401);
+    const [watch, car] = [await signIn(owner, 'watch'), await signIn(owner, 'car')];
+    const others = await fetch(`${stack.apiUrl}/auth/v1/logout?scope=others`, {
+      method: 'POST', headers: { apikey: stack.anonKey, Authorization: `Bearer ${watch.access}` },
+    });
+    expect(others.status).toBe(204);
+    for (const token of [laptop.access, car.access]) expect((await api('GET', '/auth/user', { token })).status).toBe(401);
+    expect((await api('GET', '/auth/user', { token: watch.access })).status).toBe(200);
+    // A session that is not the account's stays out of reach either way.
+    const stranger = await createAccount('stranger');
+    expect((await api('DELETE', `/user/sessions/${watch.id}`, { token: stranger.accessToken })).status).toBe(404);
   });
 });

@@ -65,7 +65,8 @@ async function raisedBySql(): Promise<Raised[]> {
   // A write limit refuses with too_many_<family>, one per row of its table (supabase/schemas/24_write_limits.sql).
   const limits = await asRoot`select 'too_many_' || family as code from private.write_limits`;
   return [...limits.map(({ code }) => ({ code, status: 429, where: 'private.write_limits' })), ...functions.flatMap(({ name, source }) => [
-    ...callArguments(source, /private\.fail\(/, 2).flatMap(([status, code]) =>
+    // private.fail raises; private.committed_refusal and private.hook_refusal answer a refusal without rolling back.
+    ...callArguments(source, /private\.(?:fail|committed_refusal|hook_refusal)\(/, 2).flatMap(([status, code]) =>
       literals(code).map((c) => ({ code: c, status: statusOf(status), where: name }))),
     ...[...source.matchAll(/hint\s*=\s*'([a-z_]+)'/g)].map((m) => ({ code: m[1], where: name })),
   ])];

@@ -46,10 +46,12 @@ export function apiFrom(
   source: string,
   method: string,
   path: string,
-  options: { json?: unknown } = {},
+  options: { json?: unknown; token?: string } = {},
 ): Promise<ApiResponse> {
   const url = new URL(`${stack.functionsUrl}${path}`);
   const body = options.json === undefined ? undefined : JSON.stringify(options.json);
+  const headers: Record<string, string | number> = body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   return new Promise((resolve, reject) => {
     const request = httpRequest({
       host: url.hostname,
@@ -57,7 +59,7 @@ export function apiFrom(
       path: url.pathname + url.search,
       method,
       localAddress: source,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      headers,
     }, (response) => {
       let text = '';
       response.setEncoding('utf8');

@@ -119,13 +119,17 @@ export function createAuthApi(env: Env) {
     getUser: (token: string) => call<AuthUser>('/user', { token }),
     updateUser: (token: string, changes: Record<string, unknown>, clientIp?: string) =>
       call<AuthUser>('/user', { method: 'PUT', body: changes, token, clientIp }),
-    /** Auth's MFA endpoints, as the user (supabase-js auth.mfa calls the same). */
-    enrollTotp: (token: string, friendlyName: string) =>
-      call<TotpEnrollment>('/factors', { body: { factor_type: 'totp', friendly_name: friendlyName }, token }),
-    challenge: (token: string, factorId: string) => call<{ id: string }>(`/factors/${factorId}/challenge`, { method: 'POST', body: {}, token }),
-    verifyFactor: (token: string, factorId: string, challengeId: string, code: string) =>
-      call<AuthSession>(`/factors/${factorId}/verify`, { body: { challenge_id: challengeId, code }, token }),
-    unenroll: (token: string, factorId: string) => call<unknown>(`/factors/${factorId}`, { method: 'DELETE', token }),
+    /** Auth's MFA endpoints, as the user (supabase-js auth.mfa calls the same), each counted per client address. */
+    enrollTotp: (token: string, friendlyName: string, clientIp?: string) =>
+      call<TotpEnrollment>('/factors', { body: { factor_type: 'totp', friendly_name: friendlyName }, token, clientIp }),
+    challenge: (token: string, factorId: string, clientIp?: string) =>
+      call<{ id: string }>(`/factors/${factorId}/challenge`, { method: 'POST', body: {}, token, clientIp }),
+    verifyFactor: (token: string, factorId: string, challengeId: string, code: string, clientIp?: string, userAgent?: string) =>
+      call<AuthSession>(`/factors/${factorId}/verify`, { body: { challenge_id: challengeId, code }, token, clientIp, userAgent }),
+    unenroll: (token: string, factorId: string, clientIp?: string) =>
+      call<unknown>(`/factors/${factorId}`, { method: 'DELETE', token, clientIp }),
+    /** E-mails the user a code that proves it is them (Auth's reauthentication nonce). */
+    reauthenticate: (token: string, clientIp?: string) => call<unknown>('/reauthenticate', { token, clientIp }),
     deleteUser: (id: string) => call<unknown>(`/admin/users/${id}`, { method: 'DELETE', admin: true, body: {} }),
     authorizeUrl: (provider: string, redirectTo: string) =>
       `${base}/authorize?${new URLSearchParams({ provider, redirect_to: redirectTo })}`,

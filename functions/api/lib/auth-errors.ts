@@ -41,10 +41,12 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
 };
 
 /**
- * A sign-up refused by the before_user_created hook (private.before_user_created): Auth answers it with its own
- * code `unknown`, so the hook puts the stable code before the message.
+ * A refusal by one of Auth's hooks in the database (private.before_user_created for a sign-up,
+ * private.mfa_verification_attempt for an authenticator code): Auth answers it with its own code `unknown`, so
+ * the hook puts the stable code before the message.
  */
-const hookRefusal = /^(invalid_username|username_reserved|username_taken|invalid_time_zone|email_banned): (.+)$/s;
+const hookRefusal =
+  /^(invalid_username|username_reserved|username_taken|invalid_time_zone|email_banned|owner_proof_required|too_many_code_attempts|code_already_used): (.+)$/s;
 
 /** The facade's error for anything a call to Auth threw. */
 export function fromAuth(error: unknown, overrides: Record<string, [ContentfulStatusCode, string, string]> = {}): ApiError {

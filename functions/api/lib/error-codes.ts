@@ -3,7 +3,7 @@
 
 export const errorCodes: Record<number, { codes: string[]; example: { code: string; message: string } }> = {
   400: {
-    codes: ["auth_rejected","bad_request","cannot_befriend_self","cannot_block_self","cannot_follow_self","cannot_mute_self","constraint_violation","current_password_required","error","incomplete_body","invalid_changes","invalid_code","invalid_cursor","invalid_date","invalid_duration","invalid_email","invalid_limit","invalid_parameter","invalid_range","invalid_reason","invalid_search_type","invalid_text","invalid_time_zone","invalid_transition","invalid_username","invalid_value","malformed_json","missing_value","range_too_long","redirect_not_allowed","same_password","search_too_long","search_too_short","username_reserved","validation_failed","value_out_of_range","value_too_long","weak_password"],
+    codes: ["auth_rejected","bad_request","cannot_befriend_self","cannot_block_self","cannot_follow_self","cannot_mute_self","constraint_violation","current_password_required","error","factor_id_required","incomplete_body","invalid_changes","invalid_code","invalid_cursor","invalid_date","invalid_duration","invalid_email","invalid_limit","invalid_parameter","invalid_range","invalid_reason","invalid_search_type","invalid_text","invalid_time_zone","invalid_transition","invalid_username","invalid_value","malformed_json","missing_value","range_too_long","redirect_not_allowed","same_password","search_too_long","search_too_short","username_reserved","validation_failed","value_out_of_range","value_too_long","weak_password"],
     example: {"code":"invalid_value","message":"Say whether to accept (true) or decline (false)"},
   },
   401: {
@@ -11,7 +11,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"unauthorized","message":"Sign in first"},
   },
   403: {
-    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","post_banned","private_account","second_factor_required","user_banned"],
+    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","second_factor_required","user_banned"],
     example: {"code":"forbidden","message":"Only the comment's author, the post's author or an admin may delete it"},
   },
   404: {
@@ -27,7 +27,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"request_timeout","message":"The request body did not arrive within … s"},
   },
   409: {
-    codes: ["already_banned","already_reported","cannot_ban_admin","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
+    codes: ["already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
     example: {"code":"already_reported","message":"You already reported this; an admin will look at it"},
   },
   413: {
@@ -43,7 +43,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"error","message":"…"},
   },
   429: {
-    codes: ["rate_limited","too_many_blocks","too_many_close_friends","too_many_comments","too_many_follows","too_many_likes","too_many_mentions","too_many_posts","too_many_reports","too_many_requests"],
+    codes: ["rate_limited","too_many_attempts","too_many_blocks","too_many_close_friends","too_many_code_attempts","too_many_comments","too_many_follows","too_many_likes","too_many_mentions","too_many_posts","too_many_reports","too_many_requests"],
     example: {"code":"rate_limited","message":"Too many requests; try again in a moment"},
   },
   500: {
@@ -79,6 +79,7 @@ export const errorMessages: Record<string, string> = {
   email_not_confirmed: "Confirm your e-mail first: enter the code we sent, or ask for a new one",
   email_pending_confirmation: "This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ",
   email_taken: "This e-mail address is already in use",
+  factor_id_required: "Give factor_id: the account has several authenticators (or none with that id)",
   factor_name_taken: "You already have a factor with this name: choose another",
   factor_not_found: "No such factor of yours",
   forbidden: "Only the comment's author, the post's author or an admin may delete it",

@@ -11,11 +11,12 @@ import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
 import type { Deps } from '../lib/context.ts';
 import { createRouter } from '../lib/router.ts';
 import { assertMailUp } from '../lib/smtp.ts';
+import { proveSecondFactor } from '../lib/reset-second-factor.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous, server } from '../lib/tokens.ts';
 import {
-  AccountId, body, Code, DisplayName, Email, json, MessageSchema, OwnEmail, Password, PasswordText, ProfileSchema, RefreshToken, SessionSchema,
-  TimeZone, Username,
+  AccountId, body, Code, DisplayName, Email, FactorRecoverySchema, Id, json, MessageSchema, OwnEmail, Password, PasswordText, ProfileSchema,
+  RefreshToken, SessionSchema, TimeZone, TotpCode, Username,
 } from './schemas.ts';
 
 const tags = ['auth'];
@@ -123,14 +124,27 @@ const forgetPassword = createRoute({
 const resetPassword = createRoute({
   method: 'post',
   path: '/auth/reset_password',
-  operationId: 'resetPassword', description: "Sets a new password with the code from POST /auth/forget_password and signs out every other session of the account.",
+  operationId: 'resetPassword',
+  description: 'Sets a new password with the code from POST /auth/forget_password and signs out every other session of the ' +
+    'account. An account with a second factor also sends `totp_code`, the current code of its authenticator app (and ' +
+    '`factor_id` when it has several); one that lost the authenticator sends `lost_authenticator: true` instead, which ' +
+    'starts the 72-hour removal of its factors (202, the password unchanged): once it is over, the same reset sets the ' +
+    'password. The e-mailed code is used up by each attempt. The authenticator\'s code is checked as on every door ' +
+    '(private.mfa_verification_attempt()).',
   security: [],
   tags,
-  summary: 'Set a new password with the e-mailed code; signs out every other session',
-  request: body(z.object({ email: Email, code: Code, password: Password })),
+  summary: 'Set a new password with the e-mailed code (and the authenticator\'s, if the account has one); signs out every other session',
+  request: body(z.object({
+    email: Email, code: Code, password: Password,
+    totp_code: TotpCode.optional(),
+    factor_id: Id.optional().openapi({ description: 'The factor totp_code is from, when the account has several' }),
+    lost_authenticator: z.boolean().optional().openapi({ description: 'Start removing the factors (72 hours) instead', example: false }),
+  })),
   responses: {
     200: json(SessionSchema, 'Password changed; a new session'),
+    202: json(FactorRecoverySchema, 'The authenticator is lost: its removal started (or goes on); the password is unchanged'),
     400: errorResponse('Wrong or expired code, or weak password'),
+    403: errorResponse('The account has a second factor: send totp_code, or lost_authenticator'),
   },
 });
 
@@ -283,12 +297,14 @@ export const auth = createRouter()
     return c.json({ message: sentAnyway }, 200);
   })
   .openapi(resetPassword, async (c) => {
-    const { email, code, password } = c.req.valid('json');
+    const { email, code, password, ...secondFactor } = c.req.valid('json');
     const { deps, clientIp } = c.var;
     const recovery = await verifyCode(deps, 'recovery', email, code, clientIp);
     try {
+      const proved = await proveSecondFactor(deps, recovery, secondFactor, clientIp, c.req.header('user-agent'));
+      if ('recovery' in proved) return c.json(proved.recovery, 202);
       // The recovery session may set a password without the current one (and Auth ends every other session).
-      await deps.auth.updateUser(recovery.access_token, { password }, clientIp).catch((error) => {
+      await deps.auth.updateUser(proved.accessToken, { password }, clientIp).catch((error) => {
         throw fromAuth(error);
       });
       // The client gets a password session instead, held to the current password like any other: a stolen

@@ -13,16 +13,14 @@ import { createRouter } from '../lib/router.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { sql } from '../lib/sql-text.ts';
 import { server } from '../lib/tokens.ts';
-import { body, Code, Id, json, MfaFactorSummary, SessionSchema, Timestamp } from './schemas.ts';
+import { ownerProof } from '../lib/owner-proof.ts';
+import { body, Code, FactorRecoverySchema, Id, json, MfaFactorSummary, PasswordText, SessionSchema, Timestamp, TotpCode } from './schemas.ts';
 
 const tags = ['account'];
 const security = [{ bearerAuth: [] }];
 
 const Factor = MfaFactorSummary.extend({ status: z.enum(['verified', 'unverified']), created_at: Timestamp }).openapi('MfaFactor');
 const FactorParam = z.object({ factorId: Id.openapi({ param: { name: 'factorId', in: 'path' } }) });
-const Recovery = z.object({ requested_at: Timestamp, completes_at: Timestamp.openapi({ description: 'When the factors may be removed' }) })
-  .openapi('FactorRecovery');
-const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({ example: '492039' });
 
 export const mfa = createRouter()
   .openapi(createRoute({
@@ -32,7 +30,7 @@ export const mfa = createRouter()
     responses: {
       200: json(z.object({
         aal: z.enum(['aal1', 'aal2']), factors: z.array(Factor),
-        recovery: Recovery.nullable().openapi({ description: 'A pending removal of your factors (POST /user/mfa/recovery)' }),
+        recovery: FactorRecoverySchema.nullable().openapi({ description: 'A pending removal of your factors (POST /user/mfa/recovery)' }),
       }), 'Your factors'),
       ...errorResponses({ 401: 'Not signed in' }),
     },
@@ -49,9 +47,17 @@ export const mfa = createRouter()
   .openapi(createRoute({
     method: 'post', path: '/user/mfa/totp', operationId: 'enrollTotp', tags, security, summary: 'Add an authenticator app',
     description: 'Enrolls a TOTP factor: answers its secret, as an otpauth:// URI and as a QR code (SVG) to scan. It counts once ' +
-      'its first code is verified (POST /user/mfa/{factorId}/verify); an unverified one expires.',
+      'its first code is verified (POST /user/mfa/{factorId}/verify); an unverified one expires. Proves it is you with ' +
+      '`current_password` or `code` (from POST /user/mfa/totp/code, for an account without a password): a stolen access ' +
+      'token alone cannot add an authenticator.',
     middleware: [requireUser] as const,
-    request: body(z.object({ friendly_name: z.string().trim().min(1).max(60).optional().openapi({ example: 'My phone' }) })),
+    request: body(z.object({
+      friendly_name: z.string().trim().min(1).max(60).optional().openapi({ example: 'My phone' }),
+      current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'correct horse battery' }),
+      code: Code.optional(),
+    }).refine((input) => (input.current_password === undefined) !== (input.code === undefined), {
+      message: 'give either current_password or code', path: ['current_password'],
+    })),
     responses: {
       200: json(z.object({
         id: Id, secret: z.string().openapi({ example: 'JBSWY3DPEHPK3PXP' }),
@@ -63,31 +69,64 @@ export const mfa = createRouter()
             '     xmlns:xlink="http://www.w3.org/1999/xlink">\n<rect x="0" y="0" width="123" height="123" style="fill:white" />\n…\n</svg>\n',
         }),
       }), 'Enrolled: verify a first code'),
-      ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 409: 'A factor with this name exists, or as many as allowed' }),
+      ...errorResponses({
+        400: 'Invalid input', 401: 'Not signed in, or a wrong password or code',
+        409: 'A factor with this name exists, or as many as allowed', 429: 'Too many wrong passwords or codes',
+      }),
     },
   }), async (c) => {
-    const name = c.req.valid('json').friendly_name ?? `Authenticator ${new Date().toISOString().slice(0, 16)}`;
-    const enrolled = await c.var.deps.auth.enrollTotp(c.var.accessToken, name).catch((error) => {
+    const { deps, caller, accessToken, clientIp } = c.var;
+    const input = c.req.valid('json');
+    const name = input.friendly_name ?? `Authenticator ${new Date().toISOString().slice(0, 16)}`;
+    const enrolled = await deps.auth.enrollTotp(accessToken, name, clientIp).catch((error) => {
       throw fromAuth(error);
     });
+    try {
+      ownerProof(await rpc(deps, caller, 'prove_factor_owner', { p_factor_id: enrolled.id, p_password: input.current_password, p_code: input.code }));
+    } catch (error) {
+      // Not proved: the new factor could never be verified, so it goes at once.
+      await deps.auth.unenroll(accessToken, enrolled.id, clientIp).catch(() => undefined);
+      throw error;
+    }
     return c.json({ id: enrolled.id, secret: enrolled.totp.secret, uri: enrolled.totp.uri, qr_code: enrolled.totp.qr_code }, 200);
+  })
+  .openapi(createRoute({
+    method: 'post', path: '/user/mfa/totp/code', operationId: 'requestOwnerCode', tags, security,
+    summary: 'E-mail a code that proves it is you, to add an authenticator without a password',
+    description: 'Supabase Auth e-mails you a 6-digit code (its reauthentication code): send it as `code` to POST /user/mfa/totp. ' +
+      'For accounts without a password (Google sign-ups); the password does as well.',
+    middleware: [requireUser] as const,
+    responses: {
+      200: json(z.object({ message: z.string().openapi({ example: 'We e-mailed you a code: send it with POST /user/mfa/totp' }) }), 'Sent'),
+      ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }),
+    },
+  }), async (c) => {
+    await c.var.deps.auth.reauthenticate(c.var.accessToken, c.var.clientIp).catch((error) => {
+      throw fromAuth(error);
+    });
+    return c.json({ message: 'We e-mailed you a code: send it with POST /user/mfa/totp' }, 200);
   })
   .openapi(createRoute({
     method: 'post', path: '/user/mfa/{factorId}/verify', operationId: 'verifyFactor', tags, security,
     summary: 'Verify a code: the factor counts, and the session steps up to aal2',
     description: 'Checks the current code of the authenticator app. The first one verifies a new factor; each steps this ' +
-      'session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor.',
+      'session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor. ' +
+      'Supabase Auth asks the database first (its hook private.mfa_verification_attempt()): a new factor needs its owner\'s proof, 5 wrong ' +
+      'codes in 15 minutes lock the factor, and a code is accepted once.',
     middleware: [requireUser] as const,
     request: { params: FactorParam, ...body(z.object({ code: TotpCode })) },
     responses: {
       200: json(SessionSchema, 'A session at aal2'),
-      ...errorResponses({ 400: 'A wrong or expired code', 401: 'Not signed in', 404: 'No such factor of yours' }),
+      ...errorResponses({
+        400: 'A wrong or expired code', 401: 'Not signed in', 403: 'A new factor whose owner has not proved it is them',
+        404: 'No such factor of yours', 409: 'The code was just used: wait for the next one', 429: 'Too many wrong codes for this factor',
+      }),
     },
   }), async (c) => {
-    const { auth } = c.var.deps;
+    const { deps: { auth }, accessToken, clientIp } = c.var;
     const { factorId } = c.req.valid('param');
-    const session = await auth.challenge(c.var.accessToken, factorId)
-      .then((challenge) => auth.verifyFactor(c.var.accessToken, factorId, challenge.id, c.req.valid('json').code))
+    const session = await auth.challenge(accessToken, factorId, clientIp)
+      .then((challenge) => auth.verifyFactor(accessToken, factorId, challenge.id, c.req.valid('json').code, clientIp, c.req.header('user-agent')))
       .catch((error) => {
         throw fromAuth(error);
       });
@@ -112,7 +151,7 @@ export const mfa = createRouter()
     middleware: [requireUser] as const,
     request: body(z.object({ code: Code })),
     responses: {
-      202: json(Recovery, 'Started'),
+      202: json(FactorRecoverySchema, 'Started'),
       ...errorResponses({ 400: 'Wrong or expired code', 401: 'Not signed in', 409: 'The account has no second factor' }),
     },
   }), async (c) => {
@@ -158,7 +197,7 @@ export const mfa = createRouter()
     },
   }), async (c) => {
     const { factorId } = c.req.valid('param');
-    await c.var.deps.auth.unenroll(c.var.accessToken, factorId).catch((error) => {
+    await c.var.deps.auth.unenroll(c.var.accessToken, factorId, c.var.clientIp).catch((error) => {
       throw fromAuth(error);
     });
     return c.json({ deleted: true as const, id: factorId }, 200);

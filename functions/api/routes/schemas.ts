@@ -58,6 +58,13 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 /** A calendar day, YYYY-MM-DD. */
 export const Day = z.string().openapi({ format: 'date', example: '2026-11-22' });
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
+/** The current code of an authenticator app. */
+export const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({ example: '492039' });
+/** A pending removal of an account's second factors (supabase/schemas/30_two_factor_recovery.sql). */
+export const FactorRecoverySchema = z.object({
+  requested_at: Timestamp,
+  completes_at: Timestamp.openapi({ description: 'When the factors may be removed' }),
+}).openapi('FactorRecovery');
 /**
  * As the database accepts it: no control characters (Unicode Cc: U+0000–U+001F, U+007F–U+009F), no bidirectional
  * overrides (a name that reads as another). Written without flags: the OpenAPI document carries the bare pattern.

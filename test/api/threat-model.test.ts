@@ -1,0 +1,220 @@
+// The threat model of docs/ACCOUNTS-SECURITY.md, "What an attacker can do": one test per row and column, through
+// each door that reaches the cell: the facade, Supabase Auth's own endpoints (/auth/v1, as supabase-js calls them)
+// and PostgREST (/rest/v1, supabase-js from() and rpc()).
+import { createClient } from '@supabase/supabase-js';
+import { TOTP } from 'otpauth';
+import { describe, expect, it } from 'vitest';
+import type { Database } from '../../functions/api/database.types.ts';
+import { type Account, createAccount } from '../helpers/accounts.ts';
+import { asRoot } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { latestCode } from '../helpers/mailpit.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
+import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
+
+const codeOf = (secret: string) => new TOTP({ secret }).generate();
+
+/** Supabase Auth's own endpoint, through the gateway, as supabase-js calls it. */
+async function authCall(method: string, path: string, options: { token?: string; json?: unknown } = {}) {
+  const response = await fetch(`${stack.apiUrl}/auth/v1${path}`, {
+    method,
+    headers: {
+      apikey: stack.anonKey,
+      Authorization: `Bearer ${options.token ?? stack.anonKey}`,
+      'X-Supabase-Api-Version': '2024-01-01',
+      ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: options.json === undefined ? undefined : JSON.stringify(options.json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** PostgREST as a supabase-js client holding only `token`. */
+function rest(token: string) {
+  return createClient<Database>(stack.apiUrl, stack.anonKey, {
+    global: { headers: { Authorization: `Bearer ${token}` } },
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+  });
+}
+
+async function logIn(account: Account, password = defaultPassword) {
+  return await api('POST', '/auth/login', { json: { login: account.username, password } });
+}
+
+/** A password-reset code, as its owner would read it in the mailbox. */
+async function resetCode(account: Account): Promise<string> {
+  await asRoot`delete from private.code_mails where user_id = ${account.id}`;
+  const since = new Date();
+  expect((await api('POST', '/auth/forget_password', { json: { email: account.email } })).status).toBe(200);
+  return await latestCode(account.email, since);
+}
+
+/** `account` with a verified authenticator, its owner proving it with the password; the aal2 token and the secret. */
+async function withFactor(account: Account) {
+  const enrolled = await api('POST', '/user/mfa/totp', { token: account.accessToken, json: { current_password: defaultPassword } });
+  const verified = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: account.accessToken, json: { code: codeOf(enrolled.body.secret) } });
+  expect(verified.status).toBe(200);
+  // As if the codes of that time step were past: a factor accepts a code once (31_second_factor_checks.sql).
+  await asRoot`update private.factor_code_checks set last_accepted_step = last_accepted_step - 3 where factor_id = ${enrolled.body.id}`;
+  return { id: enrolled.body.id as string, secret: enrolled.body.secret as string, aal2: verified.body.session.access_token as string };
+}
+
+/** Whether `token` still acts as its user, asked of the facade and of PostgREST. */
+async function stillWorks(token: string): Promise<[number, number]> {
+  const me = await rest(token).rpc('me');
+  return [(await api('GET', '/auth/user', { token })).status, me.status];
+}
+
+describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY.md)', () => {
+  it('(a) an access token: acts as the user on every door until the session ends', async () => {
+    const owner = await createAccount('owner');
+    const stolen = (await logIn(owner)).body.session.access_token;
+    expect(await stillWorks(stolen)).toEqual([200, 200]);
+    const { error } = await rest(stolen).from('posts').insert({ body: 'not me', emotion: 50, privacy: 'public' });
+    expect(error).toBeNull();
+    expect((await authCall('GET', '/user', { token: stolen })).status).toBe(200);
+  });
+
+  it('(a) an access token: cannot change the password or the e-mail, add an authenticator or delete the account', async () => {
+    const owner = await createAccount('owner');
+    const stolen = (await logIn(owner)).body.session.access_token;
+    // The password: the current one is asked, by the facade and by Auth itself.
+    expect(await api('PUT', '/user', { token: stolen, json: { password: 'the thief now' } }))
+      .toMatchObject({ status: 400, body: { error: { code: 'current_password_required' } } });
+    expect(await authCall('PUT', '/user', { token: stolen, json: { password: 'the thief now' } }))
+      .toMatchObject({ status: 400, body: { code: 'current_password_required' } });
+    // The e-mail: Auth sends a code to both addresses; the thief's own address's code changes nothing.
+    const thiefAddress = uniqueEmail('thief');
+    const since = new Date();
+    expect((await authCall('PUT', '/user', { token: stolen, json: { email: thiefAddress } })).status).toBe(200);
+    const halfway = await authCall('POST', '/verify', { json: { type: 'email_change', email: thiefAddress, token: await latestCode(thiefAddress, since) } });
+    expect(halfway.status).toBe(200);
+    expect(await asRoot`select 1 from auth.users where id = ${owner.id} and email = ${owner.email}`).toHaveLength(1);
+    // An authenticator: the owner's proof is asked by the facade, and by the database's hook on Auth's own door.
+    expect((await api('POST', '/user/mfa/totp', { token: stolen, json: {} })).status).toBe(400);
+    const enrolled = await authCall('POST', '/factors', { token: stolen, json: { factor_type: 'totp', friendly_name: 'thief' } });
+    const challenge = await authCall('POST', `/factors/${enrolled.body.id}/challenge`, { token: stolen, json: {} });
+    const verify = await authCall('POST', `/factors/${enrolled.body.id}/verify`, {
+      token: stolen, json: { challenge_id: challenge.body.id, code: codeOf(enrolled.body.totp.secret) },
+    });
+    expect(verify.status).toBe(403);
+    expect(verify.body.message).toMatch(/^owner_proof_required: /);
+    // The account: an e-mailed code through the facade; no door for a user's token elsewhere.
+    expect((await api('DELETE', '/user', { token: stolen, json: { code: '123456' } })).status).toBe(400);
+    expect((await authCall('DELETE', `/admin/users/${owner.id}`, { token: stolen })).status).toBe(403);
+    const { error } = await rest(stolen).from('profiles').delete().eq('id', owner.id);
+    expect(error?.code).toBe('42501');
+    expect(await asRoot`select 1 from public.profiles where id = ${owner.id}`).toHaveLength(1);
+    expect((await logIn(owner)).status).toBe(200);
+  });
+
+  it('(a) an access token: the owner signs out everywhere from any session, and every door refuses it', async () => {
+    const owner = await createAccount('owner');
+    const stolen = (await logIn(owner)).body.session.access_token;
+    expect((await api('POST', '/auth/logout', { token: owner.accessToken, json: { all: true } })).status).toBe(200);
+    expect(await stillWorks(stolen)).toEqual([401, 401]);
+    expect((await authCall('GET', '/user', { token: stolen })).status).toBe(403);
+  });
+
+  it('(b) a refresh token: mints tokens for its session, on every door, until the owner signs out everywhere', async () => {
+    const owner = await createAccount('owner');
+    const session = (await logIn(owner)).body.session;
+    const refresh = (token: string) => authCall('POST', '/token?grant_type=refresh_token', { json: { refresh_token: token } });
+    const stolen = await refresh(session.refresh_token);
+    expect(stolen.status).toBe(200);
+    expect(await stillWorks(stolen.body.access_token)).toEqual([200, 200]);
+    const again = await api('POST', '/auth/refresh', { json: { refresh_token: stolen.body.refresh_token } });
+    expect(again.status).toBe(200);
+
+    // Signing out everywhere ends the session: its access tokens and refresh tokens, on every door.
+    expect((await api('POST', '/auth/logout', { token: owner.accessToken, json: { all: true } })).status).toBe(200);
+    expect(await stillWorks(again.body.session.access_token)).toEqual([401, 401]);
+    expect((await api('POST', '/auth/refresh', { json: { refresh_token: again.body.session.refresh_token } })).status).toBe(401);
+    expect((await refresh(again.body.session.refresh_token)).status).toBe(400);
+  });
+
+  it('(c) the password, no second factor: the thief may change it; the owner resets it by e-mail, and the thief is out', async () => {
+    const owner = await createAccount('owner');
+    const thief = (await logIn(owner)).body.session.access_token;
+    expect((await authCall('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } })).status)
+      .toBe(200);
+    expect((await logIn(owner)).status).toBe(401);
+
+    const reset = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'mine again' } });
+    expect(reset.status).toBe(200);
+    expect(await stillWorks(thief)).toEqual([401, 401]);
+    expect((await logIn(owner, 'the thief now')).status).toBe(401);
+    expect((await logIn(owner, 'mine again')).status).toBe(200);
+  });
+
+  it('(c) the password, with a second factor: an aal1 session changes nothing that needs the factor, on any door', async () => {
+    const owner = await createAccount('owner');
+    const { id } = await withFactor(owner);
+    const thief = (await logIn(owner)).body.session.access_token;
+    const refusals = [
+      await api('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } }),
+      await api('PUT', '/user', { token: thief, json: { email: uniqueEmail('thief'), current_password: defaultPassword } }),
+      await api('DELETE', '/user', { token: thief, json: { code: '123456' } }),
+      await api('DELETE', `/user/mfa/${id}`, { token: thief }),
+      await api('POST', '/user/mfa/totp', { token: thief, json: { friendly_name: 'thief phone', current_password: defaultPassword } }),
+      await api('DELETE', '/user/mfa/recovery', { token: thief }),
+    ];
+    for (const refused of refusals) expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    expect(await authCall('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } }))
+      .toMatchObject({ body: { code: 'insufficient_aal' } });
+    expect(await authCall('POST', '/factors', { token: thief, json: { factor_type: 'totp', friendly_name: 'thief' } }))
+      .toMatchObject({ status: 403, body: { code: 'insufficient_aal' } });
+    expect((await authCall('DELETE', `/factors/${id}`, { token: thief })).body.code).toBe('insufficient_aal');
+    const cancel = await rest(thief).rpc('cancel_factor_recovery');
+    expect({ status: cancel.status, hint: cancel.error?.hint }).toEqual({ status: 403, hint: 'second_factor_required' });
+    expect((await logIn(owner)).status).toBe(200);
+  });
+
+  it('(d) the password and the mailbox, with a second factor: only the 72-hour removal, which the owner sees and cancels', async () => {
+    const owner = await createAccount('owner');
+    const { secret } = await withFactor(owner);
+    const noFactor = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' } });
+    expect(noFactor).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    const started = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'the thief now', lost_authenticator: true },
+    });
+    expect(started.status).toBe(202);
+    expect((await logIn(owner, 'the thief now')).status).toBe(401);
+
+    // The owner sees it on signing in, steps up and cancels it, then changes the password the thief knows.
+    const login = await logIn(owner);
+    expect(login.body.mfa.recovery).toEqual(started.body);
+    const aal2 = (await api('POST', `/user/mfa/${login.body.mfa.factors[0].id}/verify`, {
+      token: login.body.session.access_token, json: { code: codeOf(secret) },
+    })).body.session.access_token;
+    expect((await api('DELETE', '/user/mfa/recovery', { token: aal2 })).status).toBe(200);
+    expect((await api('PUT', '/user', { token: aal2, json: { password: 'mine only', current_password: defaultPassword } })).status).toBe(200);
+    expect((await logIn(owner, defaultPassword)).status).toBe(401);
+  });
+
+  it('(d) the password and the mailbox, no second factor: a takeover (the reset ends every other session)', async () => {
+    const owner = await createAccount('owner');
+    const ownerSession = (await logIn(owner)).body.session.access_token;
+    const reset = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' } });
+    expect(reset.status).toBe(200);
+    expect(await stillWorks(ownerSession)).toEqual([401, 401]);
+    expect((await logIn(owner)).status).toBe(401);
+  });
+
+  it('(e) the authenticator alone: no door takes a code without a session, and a code works once', async () => {
+    const owner = await createAccount('owner');
+    const { id, secret } = await withFactor(owner);
+    expect((await api('POST', `/user/mfa/${id}/verify`, { json: { code: codeOf(secret) } })).status).toBe(401);
+    expect(await authCall('POST', `/factors/${id}/challenge`, { json: {} })).toMatchObject({ status: 403, body: { code: 'bad_jwt' } });
+
+    const aal1 = (await logIn(owner)).body.session.access_token;
+    const code = codeOf(secret);
+    expect((await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code } })).status).toBe(200);
+    const second = (await logIn(owner)).body.session.access_token;
+    const challenge = await authCall('POST', `/factors/${id}/challenge`, { token: second, json: {} });
+    const replayed = await authCall('POST', `/factors/${id}/verify`, { token: second, json: { challenge_id: challenge.body.id, code } });
+    expect(replayed.status).toBe(409);
+    expect(replayed.body.message).toMatch(/^code_already_used: /);
+  });
+});
