@@ -64,8 +64,8 @@ begin
   end if;
   perform set_config('private.recording_ban', 'on', true);
   update public.profiles set banned_at = case when p_ban then now() end where id = p_user;
-  perform set_config('private.recording_ban', 'off', true);
   update auth.users set banned_until = case when p_ban then now() + interval '100 years' end where id = p_user;
+  perform set_config('private.recording_ban', 'off', true);
   if p_ban then
     delete from auth.sessions where user_id = p_user; -- the account's tokens stop working at once
   end if;

@@ -238,6 +238,75 @@ as $$
 $$;
 comment on function moderation.grant_admin(text, boolean) is 'Make @username an admin (p_grant false revokes); effective at once.';
 
+-- Bans through Supabase Auth ----------------------------------------------------------------------------
+-- Studio's Authentication page bans and unbans with Auth's admin API, which only sets auth.users.banned_until
+-- (a `ban_duration`); so does an edit of that column in the table editor. Either becomes the product's ban or
+-- unban (docs/PRODUCT.md, "Moderation"), through the same private.record_user_ban as every other door: the profile
+-- and its posts hidden, the sessions ended (no old token revives after an unban), a history entry whose
+-- database_role names who acted (supabase_auth_admin for Auth's admin API), and admins refused. The product's
+-- bans last until lifted, so a ban_duration becomes an indefinite ban.
+
+-- Before the row changes: a banned_until that would not change whether the account is banned is held to the
+-- product's state (an admin who "bans" an already banned account for 24 hours does not shorten its ban).
+create function private.keep_auth_ban_in_step()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if current_setting('private.recording_ban', true) is distinct from 'on'
+    and new.banned_until > now()
+    and exists (select 1 from public.profiles p where p.id = new.id and p.banned_at is not null)
+  then
+    new.banned_until := greatest(old.banned_until, now() + interval '100 years');
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.keep_auth_ban_in_step() from public;
+comment on function private.keep_auth_ban_in_step() is
+  'Trigger on auth.users: a banned_until set outside the ban functions on a banned account keeps the product''s indefinite ban.';
+
+create trigger keep_auth_ban_in_step
+before update of banned_until on auth.users
+for each row
+when (old.banned_until is distinct from new.banned_until)
+execute function private.keep_auth_ban_in_step();
+
+-- After the row changed: a ban or unban made outside the ban functions is recorded as the product's.
+create function private.record_auth_ban()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_ban boolean := coalesce(new.banned_until > now(), false);
+begin
+  if current_setting('private.recording_ban', true) is distinct from 'on'
+    and exists (select 1 from public.profiles p where p.id = new.id and (p.banned_at is not null) <> v_ban)
+  then
+    perform private.record_user_ban(new.id, v_ban, case when v_ban
+      then format('Banned through Supabase Auth''s admin API (Studio''s Authentication page), asked until %s UTC; bans last until lifted',
+        to_char(new.banned_until at time zone 'UTC', 'YYYY-MM-DD HH24:MI'))
+      else 'Unbanned through Supabase Auth''s admin API (Studio''s Authentication page)' end, null);
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.record_auth_ban() from public;
+comment on function private.record_auth_ban() is
+  'Trigger on auth.users: a ban or unban through Auth''s admin API (or a banned_until edit) becomes the product''s, recorded.';
+
+create trigger record_auth_ban
+after update of banned_until on auth.users
+for each row
+when (old.banned_until is distinct from new.banned_until)
+execute function private.record_auth_ban();
+
 -- No client role may reach any of it; Studio's roles own or bypass it.
 revoke all on all tables in schema moderation from public, anon, authenticated, service_role;
 revoke all on all functions in schema moderation from public, anon, authenticated, service_role;
