@@ -101,6 +101,8 @@ begin
     new.day := (now() at time zone (select p.time_zone from public.profiles p where p.id = new.author_id))::date;
     new.edited_at := null;
     new.banned_at := null;
+    new.likes_count := 0;
+    new.comments_count := 0;
     return new;
   end if;
   new.author_id := old.author_id;
@@ -114,7 +116,7 @@ end;
 $$;
 revoke execute on function private.stamp_post() from public;
 comment on function private.stamp_post() is
-  'Trigger: trims the body; sets day and created_at on insert, keeps author, day and creation on update, stamps edited_at.';
+  'Trigger: trims the body; sets day and created_at on insert (with no likes or comments yet), keeps author, day and creation on update, stamps edited_at.';
 
 create trigger stamp_post
 before insert or update on public.posts

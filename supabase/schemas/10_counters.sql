@@ -1,7 +1,9 @@
 -- Counters kept in the same transaction as the rows they count. Each change is one `update … set n = n ± k`
 -- (k = 1 a row, or the rows a statement deleted for likes, which leave by the thousand with an account), so
 -- concurrent writers queue on the row lock and the count stays exact; rows are updated in id order so two
--- writers never wait on each other crosswise. private.recount_counters() recomputes everything.
+-- writers never wait on each other crosswise. private.recount_counters() recomputes everything. A decrement
+-- stops at zero: a counter found too low (a database restored in part, say) must not make a user's unlike or
+-- unfollow fail; the recount repairs it. Nothing else writes a counter (32_direct_edit_guards.sql).
 
 create function private.count_follow()
 returns trigger
@@ -21,8 +23,8 @@ begin
   end;
   if v_delta <> 0 then
     update public.profiles p set
-      followers_count = p.followers_count + case when p.id = v_row.followee_id then v_delta else 0 end,
-      following_count = p.following_count + case when p.id = v_row.follower_id then v_delta else 0 end
+      followers_count = greatest(p.followers_count + case when p.id = v_row.followee_id then v_delta else 0 end, 0),
+      following_count = greatest(p.following_count + case when p.id = v_row.follower_id then v_delta else 0 end, 0)
     where p.id in (v_row.follower_id, v_row.followee_id);
   end if;
   return null;
@@ -43,7 +45,7 @@ set search_path = ''
 as $$
 begin
   update public.profiles p
-  set posts_count = p.posts_count + case when tg_op = 'INSERT' then 1 else -1 end
+  set posts_count = greatest(p.posts_count + case when tg_op = 'INSERT' then 1 else -1 end, 0)
   where p.id = case when tg_op = 'INSERT' then new.author_id else old.author_id end;
   return null;
 end;
@@ -83,7 +85,7 @@ set search_path = ''
 as $$
 begin
   perform 1 from public.posts p where p.id in (select o.post_id from old_likes o) order by p.id for update;
-  update public.posts p set likes_count = p.likes_count - gone.likes
+  update public.posts p set likes_count = greatest(p.likes_count - gone.likes, 0)
   from (select o.post_id, count(*)::integer as likes from old_likes o group by o.post_id) gone
   where p.id = gone.post_id;
   return null;
@@ -107,9 +109,9 @@ declare
   v_row public.comments := case when tg_op = 'DELETE' then old else new end;
   v_delta integer := case when tg_op = 'INSERT' then 1 else -1 end;
 begin
-  update public.posts p set comments_count = p.comments_count + v_delta where p.id = v_row.post_id;
+  update public.posts p set comments_count = greatest(p.comments_count + v_delta, 0) where p.id = v_row.post_id;
   if v_row.parent_id is not null then
-    update public.comments c set replies_count = c.replies_count + v_delta where c.id = v_row.parent_id;
+    update public.comments c set replies_count = greatest(c.replies_count + v_delta, 0) where c.id = v_row.parent_id;
   end if;
   return null;
 end;
@@ -129,7 +131,7 @@ set search_path = ''
 as $$
 begin
   update public.comments c
-  set likes_count = c.likes_count + case when tg_op = 'INSERT' then 1 else -1 end
+  set likes_count = greatest(c.likes_count + case when tg_op = 'INSERT' then 1 else -1 end, 0)
   where c.id = case when tg_op = 'INSERT' then new.comment_id else old.comment_id end;
   return null;
 end;
@@ -154,6 +156,8 @@ declare
   v_fixed integer := 0;
   v_rows integer;
 begin
+  -- The counters refuse any other writer (private.refuse_counter_edit).
+  perform set_config('private.recounting', 'on', true);
   update public.profiles p set
     followers_count = c.followers, following_count = c.following, posts_count = c.posts
   from (
@@ -192,6 +196,7 @@ begin
   ) c
   where c.id = p.id and (p.likes_count, p.replies_count) is distinct from (c.likes, c.replies);
   get diagnostics v_rows = row_count;
+  perform set_config('private.recounting', 'off', true);
   return v_fixed + v_rows;
 end;
 $$;

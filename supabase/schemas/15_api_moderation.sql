@@ -65,13 +65,13 @@ begin
   perform set_config('private.recording_ban', 'on', true);
   update public.profiles set banned_at = case when p_ban then now() end where id = p_user;
   update auth.users set banned_until = case when p_ban then now() + interval '100 years' end where id = p_user;
-  perform set_config('private.recording_ban', 'off', true);
   if p_ban then
     delete from auth.sessions where user_id = p_user; -- the account's tokens stop working at once
   end if;
   insert into public.ban_history (element_type, element_id, action, reason, admin_id, database_role)
   values ('user', p_user, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason,
           p_admin, case when p_admin is null then session_user end);
+  perform set_config('private.recording_ban', 'off', true);
 end;
 $$;
 revoke execute on function private.record_user_ban(uuid, boolean, text, uuid) from public;
@@ -176,10 +176,10 @@ begin
   v_reason := private.require_ban_reason(p_reason);
   perform set_config('private.recording_ban', 'on', true);
   update public.posts set banned_at = case when p_ban then now() end where id = p_post;
-  perform set_config('private.recording_ban', 'off', true);
   insert into public.ban_history (element_type, element_id, action, reason, admin_id, database_role)
   values ('post', p_post, case when p_ban then 'ban' else 'unban' end::public.ban_action, v_reason,
           p_admin, case when p_admin is null then session_user end);
+  perform set_config('private.recording_ban', 'off', true);
 end;
 $$;
 revoke execute on function private.record_post_ban(uuid, boolean, text, uuid) from public;

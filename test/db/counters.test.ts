@@ -47,10 +47,22 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     expect(corrected).toBe(0);
   });
 
-  it('recount_counters repairs a counter that drifted', async () => {
-    const author = await createAccount('author');
+  it('recount_counters repairs a counter that drifted; a counter found too low never fails an unlike', async () => {
+    const [author, fan] = await Promise.all([createAccount('author'), createAccount('fan')]);
     const post = await rpc(author, 'create_post', { p_body: 'drift' });
-    await asRoot`update public.posts set likes_count = 42 where id = ${post.id}`;
+    await rpc(fan, 'like_post', { p_post_id: post.id });
+    // As a data load with its triggers off (a partial restore) would leave it.
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set likes_count = 0 where id = ${post.id}`;
+    });
+    await rpc(fan, 'like_post', { p_post_id: post.id, p_like: false });
+    expect(await asRoot`select 1 from public.post_likes where post_id = ${post.id}`).toHaveLength(0);
+    expect((await rpc(author, 'get_post', { p_post_id: post.id })).likes_count).toBe(0);
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set likes_count = 42 where id = ${post.id}`;
+    });
     const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
     expect(corrected).toBe(1);
     expect((await rpc(author, 'get_post', { p_post_id: post.id })).likes_count).toBe(0);

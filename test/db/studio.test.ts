@@ -122,3 +122,79 @@ studio('rows deleted in Studio', () => {
     expect(await asRoot`select 1 from private.banned_emails where email = ${banned.email.toLowerCase()}`).toHaveLength(1);
   });
 });
+
+studio('direct edits that would corrupt counters or summaries (supabase/schemas/32_direct_edit_guards.sql)', () => {
+  it('a counter set by hand is refused, naming the repair; a new post counts nothing; the recount still works', async () => {
+    const author = await createAccount('author');
+    const post = await rpc(author, 'create_post', { p_body: 'counted' });
+    const edit = await errorOf(asRoot`update public.posts set likes_count = 1000 where id = ${post.id}`);
+    expect(edit).toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
+    expect(edit.message).toContain('private.recount_counters()');
+    expect(await errorOf(asRoot`update public.profiles set followers_count = 5 where id = ${author.id}`))
+      .toMatchObject({ hint: 'counter_is_derived' });
+    // Other columns of the same rows stay editable.
+    await asRoot`update public.profiles set bio = 'edited in Studio' where id = ${author.id}`;
+    const [inserted] = await asRoot`insert into public.posts (author_id, body, likes_count, comments_count)
+      values (${author.id}, 'made in Studio', 7, 3) returning likes_count, comments_count`;
+    expect(inserted).toEqual({ likes_count: 0, comments_count: 0 });
+    const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
+    expect(corrected).toBe(0);
+  });
+
+  it('a like, comment, block, follow or report moved to another target is refused: delete and insert instead', async () => {
+    const [author, fan] = await Promise.all([createAccount('author'), createAccount('fan')]);
+    const [first, second] = [await rpc(author, 'create_post', { p_body: 'one' }), await rpc(author, 'create_post', { p_body: 'two' })];
+    await rpc(fan, 'like_post', { p_post_id: first.id });
+    const comment = await rpc(fan, 'comment_post', { p_post_id: first.id, p_body: 'nice' });
+    await rpc(fan, 'follow', { p_username: author.username });
+    await rpc(fan, 'report_user', { p_username: author.username, p_reason: 'spam' });
+    for (const move of [
+      asRoot`update public.post_likes set post_id = ${second.id} where post_id = ${first.id}`,
+      asRoot`update public.comments set post_id = ${second.id} where id = ${comment.id}`,
+      asRoot`update public.reports set target_user_id = ${fan.id}, reporter_id = ${author.id} where reporter_id = ${fan.id}`,
+    ]) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
+    const follow = asRoot`update public.follows set followee_id = ${fan.id}, follower_id = ${author.id} where follower_id = ${fan.id}`;
+    expect(await errorOf(follow)).toMatchObject({ hint: 'invalid_transition' });
+    // The like is deleted and made again on the other post: both counts follow.
+    await asRoot`delete from public.post_likes where post_id = ${first.id}`;
+    await asRoot`insert into public.post_likes (post_id, user_id) values (${second.id}, ${fan.id})`;
+    const counts = await asRoot`select likes_count from public.posts where id in (${first.id}, ${second.id}) order by body`;
+    expect(counts.map((c) => c.likes_count)).toEqual([0, 1]);
+    await rpc(fan, 'block', { p_username: author.username });
+    const block = asRoot`update public.blocks set blocked_id = ${fan.id}, blocker_id = ${author.id} where blocker_id = ${fan.id}`;
+    expect(await errorOf(block)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
+  });
+
+  it('TRUNCATE of a counted table is refused; the reports\' summary has a repair of its own', async () => {
+    for (const table of ['post_likes', 'comments', 'follows', 'reports']) {
+      expect(await errorOf(asRoot.unsafe(`truncate public.${table} cascade`))).toMatchObject({ code: 'PT403', hint: 'truncate_refused' });
+    }
+    const [reporter, target] = await Promise.all([createAccount('reporter'), createAccount('target')]);
+    await rpc(reporter, 'report_user', { p_username: target.username, p_reason: 'spam' });
+    await asRoot`delete from private.reported_elements where target_id = ${target.id}`;
+    const [{ fixed }] = await asRoot`select private.resummarize_reports() as fixed`;
+    expect(fixed).toBe(1);
+    expect(await asRoot`select reports_count from private.reported_elements where target_id = ${target.id}`).toEqual([{ reports_count: 1 }]);
+    expect((await asRoot`select private.resummarize_reports() as fixed`)[0].fixed).toBe(0);
+  });
+});
+
+studio('direct edits of records Auth or the ban functions keep', () => {
+  it('a ban history entry written by hand is refused; the ban functions still write theirs', async () => {
+    const member = await createAccount('member');
+    const forged = asRoot`insert into public.ban_history (element_type, element_id, action, reason, created_at)
+      values ('user', ${member.id}, 'ban', 'back-dated', now() - interval '1 year')`;
+    expect(await errorOf(forged)).toMatchObject({ code: 'PT403', hint: 'ban_history_is_append_only' });
+    await asRoot`select moderation.ban_user(${member.username}, 'spam')`;
+    expect(await asRoot`select action, reason from public.ban_history where element_id = ${member.id}`)
+      .toEqual([{ action: 'ban', reason: 'spam' }]);
+  });
+
+  it('confirmed_at is Auth\'s: an edit is refused, a confirmation in auth.users is copied', async () => {
+    const member = await createAccount('member');
+    expect(await errorOf(asRoot`update public.profiles set confirmed_at = null where id = ${member.id}`))
+      .toMatchObject({ code: 'PT403', hint: 'confirmed_by_auth' });
+    await asRoot`update auth.users set email_confirmed_at = null where id = ${member.id}`;
+    expect(await asRoot`select confirmed_at from public.profiles where id = ${member.id}`).toEqual([{ confirmed_at: null }]);
+  });
+});

@@ -11,7 +11,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"unauthorized","message":"Sign in first"},
   },
   403: {
-    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","second_factor_required","user_banned"],
+    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","confirmed_by_auth","counter_is_derived","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","row_cannot_move","second_factor_required","truncate_refused","user_banned"],
     example: {"code":"forbidden","message":"Only the comment's author, the post's author or an admin may delete it"},
   },
   404: {
@@ -73,6 +73,7 @@ export const errorMessages: Record<string, string> = {
   cannot_follow_self: "You cannot follow yourself",
   cannot_mute_self: "You cannot mute yourself",
   comment_not_found: "Comment not found",
+  confirmed_by_auth: "confirmed_at copies Supabase Auth's email_confirmed_at: confirm the user in Studio's Authentication page instead",
   current_password_required: "Give current_password to change the password",
   database_busy: "Every database connection is busy; try again in a moment",
   email_banned: "This e-mail address belongs to a banned account",
