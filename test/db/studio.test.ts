@@ -198,3 +198,38 @@ studio('direct edits of records Auth or the ban functions keep', () => {
     expect(await asRoot`select confirmed_at from public.profiles where id = ${member.id}`).toEqual([{ confirmed_at: null }]);
   });
 });
+
+studio('the integrity report (moderation.integrity_report)', () => {
+  it('lists each broken invariant with its repair, and nothing once repaired', async () => {
+    const [member, other, reporter] = await Promise.all([createAccount('member'), createAccount('other'), createAccount('reporter')]);
+    const post = await rpc(member, 'create_post', { p_body: 'counted' });
+    await rpc(reporter, 'report_user', { p_username: member.username, p_reason: 'spam' });
+    await rpc(member, 'follow', { p_username: other.username });
+    const problemsOf = async () => (await asRoot`
+      select problem, repair from moderation.integrity_report()
+      where element_id in (${member.id}, ${other.id}, ${post.id}) order by problem`).map((r) => r.problem);
+    expect(await problemsOf()).toEqual([]);
+
+    // What a load with triggers off could leave: each invariant broken once.
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set likes_count = 9 where id = ${post.id}`;
+      await tx`update auth.users set banned_until = now() + interval '1 day' where id = ${other.id}`;
+      await tx`insert into public.blocks (blocker_id, blocked_id) values (${other.id}, ${member.id})`;
+      await tx`delete from private.reported_elements where target_id = ${member.id}`;
+      await tx`update public.profiles set confirmed_at = null where id = ${member.id}`;
+    });
+    expect(await problemsOf()).toEqual(['ban state', 'confirmation', 'counter', 'relation across a block', 'reports summary']);
+
+    // Each repair, as the report spells it.
+    for (const { repair } of await asRoot`select repair from moderation.integrity_report()
+      where element_id in (${member.id}, ${other.id}, ${post.id}) and problem <> 'ban state'`) {
+      await asRoot.unsafe(repair);
+    }
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update auth.users set banned_until = null where id = ${other.id}`;
+    });
+    expect(await problemsOf()).toEqual([]);
+  });
+});

@@ -3,6 +3,94 @@
 
 SET local check_function_bodies = off;
 
+CREATE OR REPLACE FUNCTION moderation.integrity_report()
+  RETURNS TABLE (
+    problem      text,
+    element_type text,
+    element_id   uuid,
+    detail       text,
+    repair       text
+  )
+  LANGUAGE sql
+  STABLE
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+  with follow_counts as (
+    select p.id,
+      (select count(*) from public.follows f where f.followee_id = p.id and f.status = 'accepted') as followers,
+      (select count(*) from public.follows f where f.follower_id = p.id and f.status = 'accepted') as following,
+      (select count(*) from public.posts x where x.author_id = p.id) as posts,
+      p.followers_count, p.following_count, p.posts_count
+    from public.profiles p
+  )
+  select 'counter', 'user', c.id,
+    format('followers %s (rows %s), following %s (rows %s), posts %s (rows %s)',
+      c.followers_count, c.followers, c.following_count, c.following, c.posts_count, c.posts),
+    'select private.recount_counters()'
+  from follow_counts c
+  where (c.followers_count, c.following_count, c.posts_count) is distinct from (c.followers::integer, c.following::integer, c.posts::integer)
+  union all
+  select 'counter', 'post', p.id, format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, l.n, p.comments_count, x.n),
+    'select private.recount_counters()'
+  from public.posts p
+  cross join lateral (select count(*)::integer as n from public.post_likes l where l.post_id = p.id) l
+  cross join lateral (select count(*)::integer as n from public.comments x where x.post_id = p.id) x
+  where (p.likes_count, p.comments_count) is distinct from (l.n, x.n)
+  union all
+  select 'counter', 'comment', c.id, format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, l.n, c.replies_count, r.n),
+    'select private.recount_counters()'
+  from public.comments c
+  cross join lateral (select count(*)::integer as n from public.comment_likes l where l.comment_id = c.id) l
+  cross join lateral (select count(*)::integer as n from public.comments r where r.parent_id = c.id) r
+  where (c.likes_count, c.replies_count) is distinct from (l.n, r.n)
+  union all
+  select 'ban state', 'user', p.id,
+    format('@%s: profile %s, Auth %s', p.username, case when p.banned_at is null then 'not banned' else 'banned' end,
+      case when coalesce(u.banned_until > now(), false) then 'banned' else 'not banned' end),
+    case when p.banned_at is null then format('select moderation.ban_user(%L, ''<reason>'')', p.username)
+      else format('select moderation.unban_user(%L, ''<reason>'')', p.username) end
+  from public.profiles p join auth.users u on u.id = p.id
+  where (p.banned_at is not null) <> coalesce(u.banned_until > now(), false)
+  union all
+  select 'relation across a block', 'user', r.first_id, format('%s of %s by %s', r.relation, r.second_id, r.first_id),
+    format('delete from public.%s where %s', r.relation, r.condition)
+  from (
+    select 'follows' as relation, f.follower_id as first_id, f.followee_id as second_id,
+      format('follower_id = %L and followee_id = %L', f.follower_id, f.followee_id) as condition
+    from public.follows f
+    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((f.follower_id, f.followee_id), (f.followee_id, f.follower_id)))
+    union all
+    select 'close_friends', c.owner_id, c.friend_id, format('owner_id = %L and friend_id = %L', c.owner_id, c.friend_id)
+    from public.close_friends c
+    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((c.owner_id, c.friend_id), (c.friend_id, c.owner_id)))
+  ) r
+  union all
+  select 'reports summary', coalesce(t.target_type, e.target_type)::text, coalesce(t.target_id, e.target_id),
+    format('summary %s, reports %s', coalesce(e.reports_count, 0), coalesce(t.n, 0)), 'select private.resummarize_reports()'
+  from (
+    select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
+      count(*)::integer as n, max(r.created_at) as latest
+    from public.reports r group by 1, 2
+  ) t
+  full join private.reported_elements e on e.target_type = t.target_type and e.target_id = t.target_id
+  where (e.reports_count, e.latest_at) is distinct from (t.n, t.latest)
+  union all
+  select 'confirmation', 'user', p.id, format('@%s: profile %s, Auth %s', p.username, p.confirmed_at, u.email_confirmed_at),
+    format('update public.profiles p set confirmed_at = u.email_confirmed_at from auth.users u where u.id = p.id and p.id = %L', p.id)
+  from public.profiles p join auth.users u on u.id = p.id
+  where p.confirmed_at is distinct from u.email_confirmed_at
+  union all
+  select 'reserved username', 'user', p.id, format('@%s is reserved', p.username),
+    format('update public.profiles set username = ''<another>'' where id = %L', p.id)
+  from public.profiles p join private.reserved_usernames r on r.name = p.username
+  union all
+  select 'account without profile', 'user', u.id, coalesce(u.email, ''),
+    format('delete from auth.users where id = %L', u.id)
+  from auth.users u
+  where not exists (select 1 from public.profiles p where p.id = u.id)
+$function$;
+
 CREATE OR REPLACE FUNCTION private.count_comment()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -202,12 +290,15 @@ $function$;
 CREATE OR REPLACE FUNCTION private.refuse_confirmation_edit()
   RETURNS TRIGGER
   LANGUAGE plpgsql
+  SECURITY DEFINER
   SET search_path TO ''
   AS $function$
 begin
-  perform private.fail(403, 'confirmed_by_auth',
-    'confirmed_at copies Supabase Auth''s email_confirmed_at: confirm the user in Studio''s Authentication page instead');
-  return null;
+  if new.confirmed_at is distinct from (select u.email_confirmed_at from auth.users u where u.id = new.id) then
+    perform private.fail(403, 'confirmed_by_auth',
+      'confirmed_at copies Supabase Auth''s email_confirmed_at: confirm the user in Studio''s Authentication page instead');
+  end if;
+  return new;
 end;
 $function$;
 
@@ -451,7 +542,9 @@ CREATE TRIGGER refuse_row_move
     (old.target_post_id IS DISTINCT FROM new.target_post_id) OR (old.target_comment_id IS DISTINCT FROM new.target_comment_id)))
   EXECUTE FUNCTION private.refuse_row_move('reporter_id', 'target_type', 'target_user_id', 'target_post_id', 'target_comment_id');
 
-COMMENT ON FUNCTION "private"."refuse_confirmation_edit"() IS 'Trigger: refuses an edit of profiles.confirmed_at outside the copy from Auth.';
+COMMENT ON FUNCTION "moderation"."integrity_report"() IS 'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames), with its repair; empty when all is well.';
+
+COMMENT ON FUNCTION "private"."refuse_confirmation_edit"() IS 'Trigger: refuses an edit of profiles.confirmed_at other than a copy of Auth''s.';
 
 COMMENT ON FUNCTION "private"."refuse_counted_truncate"() IS 'Trigger: refuses TRUNCATE of a table whose rows are counted.';
 
@@ -466,6 +559,12 @@ COMMENT ON FUNCTION "private"."resummarize_reports"() IS 'Rebuilds private.repor
 COMMENT ON FUNCTION "private"."stamp_post"() IS 'Trigger: trims the body; sets day and created_at on insert (with no likes or comments yet), keeps author, day and creation on update, stamps edited_at.';
 
 COMMENT ON FUNCTION "private"."start_profile_counters"() IS 'Trigger: a new profile starts with no followers, follows or posts counted.';
+
+REVOKE ALL ON FUNCTION "moderation"."integrity_report"() FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION "moderation"."integrity_report"() FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "moderation"."integrity_report"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."refuse_confirmation_edit"() FROM PUBLIC;
 
