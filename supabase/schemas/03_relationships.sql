@@ -105,6 +105,11 @@ set search_path = ''
 as $$
 begin
   if private.blocked_between(p_a, p_b) then
+    -- A session without a user (Studio, the SQL editor) bypasses row-level security: it is told plainly.
+    if private.uid() is null then
+      perform private.fail(409, 'across_block', format(
+        'A block stands between these two accounts: no row of %s may join them (delete the block first)', p_table));
+    end if;
     raise exception using errcode = '42501',
       message = format('new row violates row-level security policy for table "%s"', p_table);
   end if;
@@ -112,7 +117,7 @@ end;
 $$;
 revoke execute on function private.refuse_row_if_blocked(uuid, uuid, text) from public;
 comment on function private.refuse_row_if_blocked(uuid, uuid, text) is
-  'Raises the row-level security error of p_table when a block stands between the two accounts.';
+  'Raises the row-level security error of p_table when a block stands between the two accounts (to a session without a user, 409 across_block).';
 
 -- For the API functions, which answer 404 for an account the caller may not see: a block between the caller
 -- and p_other committed since the function looked the account up. Called directly, it answers the same 404

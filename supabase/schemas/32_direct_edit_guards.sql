@@ -317,3 +317,4 @@ $$;
 revoke all on function moderation.integrity_report() from public, anon, authenticated, service_role;
 comment on function moderation.integrity_report() is
   'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames), with its repair; empty when all is well.';
+

@@ -233,3 +233,18 @@ studio('the integrity report (moderation.integrity_report)', () => {
     expect(await problemsOf()).toEqual([]);
   });
 });
+
+studio('a follow or close-friend entry across a block, written in the table editor', () => {
+  it('is refused with a message for the admin, not the row-level security error users meet', async () => {
+    const [blocker, blocked] = await Promise.all([createAccount('blocker'), createAccount('blocked')]);
+    await rpc(blocker, 'block', { p_username: blocked.username });
+    for (const insert of [
+      asRoot`insert into public.follows (follower_id, followee_id) values (${blocked.id}, ${blocker.id})`,
+      asRoot`insert into public.close_friends (owner_id, friend_id) values (${blocker.id}, ${blocked.id})`,
+    ]) expect(await errorOf(insert)).toMatchObject({ code: 'PT409', hint: 'across_block' });
+    // Without the block, the same rows are written.
+    await rpc(blocker, 'block', { p_username: blocked.username, p_block: false });
+    await asRoot`insert into public.follows (follower_id, followee_id) values (${blocked.id}, ${blocker.id})`;
+    expect(await asRoot`select followers_count from public.profiles where id = ${blocker.id}`).toEqual([{ followers_count: 1 }]);
+  });
+});

@@ -27,7 +27,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"request_timeout","message":"The request body did not arrive within … s"},
   },
   409: {
-    codes: ["already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
+    codes: ["across_block","already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
     example: {"code":"already_reported","message":"You already reported this; an admin will look at it"},
   },
   413: {

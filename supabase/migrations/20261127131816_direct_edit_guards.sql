@@ -339,6 +339,28 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.refuse_row_if_blocked (
+  p_a     uuid,
+  p_b     uuid,
+  p_table text
+)
+  RETURNS void
+  LANGUAGE plpgsql
+  SET search_path TO ''
+  AS $function$
+begin
+  if private.blocked_between(p_a, p_b) then
+    -- A session without a user (Studio, the SQL editor) bypasses row-level security: it is told plainly.
+    if private.uid() is null then
+      perform private.fail(409, 'across_block', format(
+        'A block stands between these two accounts: no row of %s may join them (delete the block first)', p_table));
+    end if;
+    raise exception using errcode = '42501',
+      message = format('new row violates row-level security policy for table "%s"', p_table);
+  end if;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.refuse_row_move()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -551,6 +573,8 @@ COMMENT ON FUNCTION "private"."refuse_counted_truncate"() IS 'Trigger: refuses T
 COMMENT ON FUNCTION "private"."refuse_counter_edit"() IS 'Trigger: refuses a counter set by hand, naming the repair function.';
 
 COMMENT ON FUNCTION "private"."refuse_forged_history"() IS 'Trigger: refuses a ban history entry not written by the ban functions.';
+
+COMMENT ON FUNCTION "private"."refuse_row_if_blocked"(uuid, uuid, text) IS 'Raises the row-level security error of p_table when a block stands between the two accounts (to a session without a user, 409 across_block).';
 
 COMMENT ON FUNCTION "private"."refuse_row_move"() IS 'Trigger: refuses moving a row to another target (its arguments name the columns), delete and insert instead.';
 
