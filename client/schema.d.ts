@@ -250,7 +250,7 @@ export interface paths {
         get?: never;
         /**
          * Edit the profile; changing the e-mail or the password needs the current password
-         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is.
+         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * Download everything your account owns, as one JSON archive
-         * @description Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read.
+         * @description Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, whole however large. One export at a time per account: another while one runs is a 429.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -2875,6 +2875,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdateAccountError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_email_changes" | "too_many_profile_edits" | "too_many_requests" | "too_many_username_changes";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "unauthorized",
          *         "message": "Sign in first",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3260,6 +3295,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ExportAccountError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "export_in_progress" | "rate_limited" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "invalid_value",
          *         "message": "Say whether to accept (true) or decline (false)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3482,7 +3552,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "rate_limited" | "too_many_mentions" | "too_many_requests";
+                code: "rate_limited" | "too_many_mentions" | "too_many_post_edits" | "too_many_requests";
                 /**
                  * @description For people; may change
                  * @example Too many requests; try again in a moment
@@ -6148,13 +6218,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6271,7 +6341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6338,7 +6408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7419,13 +7489,13 @@ export interface operations {
                     "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description Another export of your account is running (export_in_progress): one at a time */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["ExportAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
