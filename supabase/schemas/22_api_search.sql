@@ -148,7 +148,9 @@ comment on function private.posts_share_with_words(text) is
 --     below it;
 --   * common: walking posts_public_created_idx newest first, each post tested, finds a batch within about
 --     (batch) ÷ (share) posts, where the index would collect every match before ordering them (a word in
---     every post: seconds). Written `(… @@ …) is true`, no index can serve the test, which leaves the walk.
+--     every post: seconds). Written `(… @@ …) is true`, no index can serve the test, which leaves the walk. The
+--     walk stops after 50 posts per match wanted; a word common among all posts but not among public ones
+--     (hidden posts holding it) then falls back to the index.
 -- Both read public posts only: a private or close-friends post, or a banned one, is never read here.
 -- Posts the caller may not see are among them (a private account's, a blocker's): only
 -- private.visible_post_matches may call it (the API roles may not).
@@ -167,27 +169,38 @@ declare
   -- The point the RUM index measures back from: a finite one (from infinity every distance is infinite, so
   -- every match would tie). Posts are never dated after now.
   v_from timestamptz := least(p_before_at, now() + interval '1 day');
+  v_walked record;
 begin
   if private.posts_share_with_words(p_q) >= 0.01 then
-    return query
-      select p.id, p.created_at, ts_rank(p.body_search, v_query)
-      from public.posts p
-      where p.privacy = 'public' and p.banned_at is null
-        and (p.body_search @@ v_query) is true and (p.created_at, p.id) < (p_before_at, p_before_id)
-      order by p.created_at desc, p.id desc
-      limit v_limit;
-  else
-    return query
-      select m.id, m.created_at, ts_rank(m.body_search, v_query)
-      from (select p.id, p.created_at, p.body_search
-            from public.posts p
-            where p.privacy = 'public' and p.banned_at is null
-              and p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
-            order by p.created_at operator(extensions.<=|) v_from
-            fetch first v_limit rows with ties) m
-      order by m.created_at desc, m.id desc
-      limit v_limit;
+    -- The walk reads at most 50 posts per match wanted: a word common among all posts but rare among public ones
+    -- (hidden posts holding it) would otherwise walk every public post. Short of the batch there, the index.
+    select coalesce(array_agg(m.id order by m.created_at desc, m.id desc), '{}') as ids,
+      coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats,
+      coalesce(array_agg(ts_rank(m.body_search, v_query) order by m.created_at desc, m.id desc), '{}') as ranks
+    into v_walked
+    from (select w.id, w.created_at, w.body_search
+          from (select p.id, p.created_at, p.body_search from public.posts p
+                where p.privacy = 'public' and p.banned_at is null and (p.created_at, p.id) < (p_before_at, p_before_id)
+                order by p.created_at desc, p.id desc
+                limit v_limit * 50) w
+          where (w.body_search @@ v_query) is true
+          order by w.created_at desc, w.id desc
+          limit v_limit) m;
+    if cardinality(v_walked.ids) = v_limit then
+      return query select u.id, u.created_at, u.rank from unnest(v_walked.ids, v_walked.ats, v_walked.ranks) u(id, created_at, rank);
+      return;
+    end if;
   end if;
+  return query
+    select m.id, m.created_at, ts_rank(m.body_search, v_query)
+    from (select p.id, p.created_at, p.body_search
+          from public.posts p
+          where p.privacy = 'public' and p.banned_at is null
+            and p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
+          order by p.created_at operator(extensions.<=|) v_from
+          fetch first v_limit rows with ties) m
+    order by m.created_at desc, m.id desc
+    limit v_limit;
 end;
 $$;
 revoke execute on function private.post_matches(text, timestamptz, uuid, integer) from public;
