@@ -250,7 +250,7 @@ export interface paths {
         get?: never;
         /**
          * Edit the profile; changing the e-mail or the password needs the current password
-         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is.
+         * @description A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.
          */
         put: operations["updateAccount"];
         post?: never;
@@ -517,7 +517,7 @@ export interface paths {
         };
         /**
          * Download everything your account owns, as one JSON archive
-         * @description Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read.
+         * @description Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, whole however large. One export at a time per account: another while one runs is a 429.
          */
         get: operations["exportAccount"];
         put?: never;
@@ -2906,7 +2906,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
+                code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -2945,6 +2945,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdateAccountError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "rate_limited" | "too_many_email_changes" | "too_many_profile_edits" | "too_many_requests" | "too_many_username_changes";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3349,6 +3384,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CancelFactorRecoveryError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
+                /**
+                 * @description For people; may change
+                 * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "factor_not_found",
          *         "message": "No such factor of yours",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3400,6 +3470,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "rate_limited",
+         *         "message": "Too many requests; try again in a moment",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ExportAccountError429: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "export_in_progress" | "rate_limited" | "too_many_requests";
+                /**
+                 * @description For people; may change
+                 * @example Too many requests; try again in a moment
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3641,7 +3746,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "rate_limited" | "too_many_mentions" | "too_many_requests";
+                code: "rate_limited" | "too_many_mentions" | "too_many_post_edits" | "too_many_requests";
                 /**
                  * @description For people; may change
                  * @example Too many requests; try again in a moment
@@ -3664,22 +3769,22 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "forbidden",
+         *         "message": "Only the comment's author, the post's author or an admin may delete it",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
          */
-        LikePostError400: {
+        DeletePostError403: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Only the comment's author, the post's author or an admin may delete it
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3715,6 +3820,41 @@ export interface components {
                 /**
                  * @description For people; may change
                  * @example Too many requests; try again in a moment
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ListPostLikesError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3839,41 +3979,6 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        CreateCommentError409: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "concurrent_update" | "conflict" | "idempotency_key_reused";
-                /**
-                 * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
          *         "code": "rate_limited",
          *         "message": "Too many requests; try again in a moment",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3956,7 +4061,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden" | "post_banned";
+                code: "counter_is_derived" | "forbidden" | "post_banned";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -4201,7 +4306,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -4271,7 +4376,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_history_is_append_only" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "counter_is_derived" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -4446,7 +4551,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -4516,7 +4621,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "forbidden" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -4784,8 +4889,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4796,10 +4901,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "request_not_found" | "route_not_found" | "user_not_found";
+                code: "not_found" | "post_not_found" | "request_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example Post not found
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4819,43 +4924,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        RemoveFollowerError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4866,10 +4936,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_a_follower" | "not_found" | "route_not_found" | "user_not_found";
+                code: "not_a_follower" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example Post not found
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -6338,13 +6408,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error415"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6461,7 +6531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -6528,7 +6598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["UpdateAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -7434,7 +7504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateAccountError403"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
                 };
             };
             /** @description No pending recovery */
@@ -7622,7 +7692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateAccountError403"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
                 };
             };
             /** @description No such factor of yours */
@@ -7699,13 +7769,13 @@ export interface operations {
                     "application/json": components["schemas"]["ListSessionsError401"];
                 };
             };
-            /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+            /** @description Another export of your account is running (export_in_progress): one at a time */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError429"];
+                    "application/json": components["schemas"]["ExportAccountError429"];
                 };
             };
             /** @description Unexpected; quote the request id */
@@ -8126,7 +8196,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdatePostError403"];
+                    "application/json": components["schemas"]["DeletePostError403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -8209,7 +8279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8326,7 +8396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8552,7 +8622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8588,7 +8658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateCommentError409"];
+                    "application/json": components["schemas"]["CreatePostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -8680,7 +8750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8850,7 +8920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8949,7 +9019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9044,7 +9114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -9080,7 +9150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateCommentError409"];
+                    "application/json": components["schemas"]["CreatePostError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -9172,7 +9242,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -9190,7 +9260,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCommentError404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9289,7 +9359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9509,7 +9579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9701,7 +9771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9800,7 +9870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9899,7 +9969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10503,7 +10573,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10586,7 +10656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10928,7 +10998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11007,7 +11077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11209,7 +11279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11288,7 +11358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11369,7 +11439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description No username and not signed in */
@@ -11573,7 +11643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -11794,7 +11864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RemoveFollowerError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -11884,7 +11954,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -11983,7 +12053,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -12114,7 +12184,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -12559,7 +12629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LikePostError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */

@@ -23,6 +23,8 @@ create extension if not exists pg_trgm with schema extensions;
 -- RUM, an inverted index like GIN that also keeps each entry's created_at, so it answers "the newest posts
 -- holding these words" without reading every match (04_posts.sql, 22_api_search.sql). Hosted Supabase has it.
 create extension if not exists rum with schema extensions;
+-- GIN on a uuid and a tsvector together: the posts of given authors holding given words (04_posts.sql).
+create extension if not exists btree_gin with schema extensions;
 
 -- Row-level security makes the planner's cost estimates of API queries large (each policy's lookups counted on
 -- every row a branch might read), which sets off JIT compilation: seconds spent compiling a query that runs in

@@ -65,10 +65,16 @@ create index posts_created_idx on public.posts (created_at desc, id desc);
 create index posts_author_idx on public.posts (author_id, created_at desc, id desc);
 create index posts_author_day_idx on public.posts (author_id, day, created_at desc, id desc);
 create index posts_banned_idx on public.posts (banned_at desc, id desc) where banned_at is not null;
--- Full-text search of post bodies (22_api_search.sql): the matches of a word in time order, from the index.
+-- Full-text search of post bodies (22_api_search.sql), two ways that never read a post hidden by its own privacy
+-- or ban from whoever may not see it: the public, unbanned posts holding a word in time order (RUM), and their
+-- walk by time for a common word; the other posts by author and word at once (GIN, with btree_gin for the uuid),
+-- so a search reads only those of the caller and of whoever counts the caller a close friend.
 create index posts_body_search_idx on public.posts
   using rum (body_search extensions.rum_tsvector_addon_ops, created_at)
-  with (attach = 'created_at', to = 'body_search');
+  with (attach = 'created_at', to = 'body_search')
+  where privacy = 'public' and banned_at is null;
+create index posts_public_created_idx on public.posts (created_at desc, id desc) where privacy = 'public' and banned_at is null;
+create index posts_circle_search_idx on public.posts using gin (author_id, body_search) where privacy <> 'public';
 
 comment on table public.posts is 'A post about a day. Visible per its privacy, its author''s privacy, blocks and bans.';
 comment on column public.posts.id is 'The post''s id.';

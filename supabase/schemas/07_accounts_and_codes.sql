@@ -391,7 +391,7 @@ execute function private.reset_code_attempts();
 -- it. The facade asks here first: one row per account and kind, updated only once the interval has passed.
 create table private.code_mails (
   user_id uuid not null references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('signup', 'recovery', 'deletion', 'factor_recovery')),
+  kind text not null check (kind in ('signup', 'recovery', 'deletion', 'factor_recovery', 'email_change')),
   sent_at timestamptz not null default now(),
   primary key (user_id, kind)
 );
@@ -423,3 +423,37 @@ revoke execute on function private.may_mail_code(text, text) from public;
 grant execute on function private.may_mail_code(text, text) to service_role;
 comment on function private.may_mail_code(text, text) is
   'Whether a code e-mail of p_kind (signup, recovery, deletion, factor_recovery) may go to p_email now: once a minute per account.';
+
+-- A new e-mail asked for with PUT /user: once a minute per account, whatever the address. Auth e-mails the codes
+-- to a free address and then holds the account to its max_frequency, but refuses a taken one before that: without
+-- this, a second request within the minute would tell them apart (429 against 200). The facade takes the slot
+-- before it asks Auth, in a transaction of its own, so it is spent whatever Auth answers.
+create function private.take_email_change_slot()
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := private.require_uid();
+  v_taken boolean;
+  v_reset integer;
+begin
+  insert into private.code_mails as m (user_id, kind) values (v_me, 'email_change')
+  on conflict (user_id, kind) do update set sent_at = now()
+  where m.sent_at <= now() - interval '60 seconds'
+  returning true into v_taken;
+  if v_taken is null then
+    select greatest(1, ceil(extract(epoch from m.sent_at + interval '60 seconds' - now())))::integer into v_reset
+    from private.code_mails m where m.user_id = v_me and m.kind = 'email_change';
+    raise exception using errcode = 'PT429', hint = 'too_many_email_changes',
+      detail = jsonb_build_object('limit', 1, 'remaining', 0, 'reset', v_reset)::text,
+      message = format('You asked for a new e-mail address less than a minute ago; try again in %s seconds', v_reset);
+  end if;
+end;
+$$;
+revoke execute on function private.take_email_change_slot() from public;
+grant execute on function private.take_email_change_slot() to authenticated;
+comment on function private.take_email_change_slot() is
+  'Takes the caller''s once-a-minute slot for asking a new e-mail address, or raises 429 too_many_email_changes.';

@@ -55,6 +55,9 @@ begin
   if p_changes ? 'time_zone' and not private.is_time_zone(coalesce(p_changes ->> 'time_zone', '')) then
     perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', p_changes ->> 'time_zone'));
   end if;
+  if p_changes = '{}'::jsonb then
+    return public.me(); -- nothing to write (PUT /user with only a new e-mail or password): no profile edit counted
+  end if;
   update public.profiles p set
     username = case when p_changes ? 'username' then p_changes ->> 'username' else p.username end,
     display_name = case when p_changes ? 'display_name' then coalesce(p_changes ->> 'display_name', '') else p.display_name end,

@@ -16,11 +16,13 @@
 -- Pages: keyset on (rank desc, id desc), the cursor naming the last row's (rank, id). The matches are ranked
 -- and sorted on every page (a text search has no index in rank order); then the page reads them in that order
 -- through the item view and stops at its limit (`offset 0` keeps the sort before the join, so only the rows
--- read are checked against the policies). The matches are bounded (at most 600 accounts, 1,000 posts), so a
--- page costs about the same whatever the text and the size of the network; the bound counts only what the
--- caller may see, so nobody can fill it with what others cannot see and hide the rest: account finders skip
--- accounts never confirmed or banned, and posts are found in batches, newest first, each read back through
--- the posts policy, until 1,000 the caller may see are found (or ten batches were read).
+-- read are checked against the policies). The matches are bounded (at most 600 accounts, 1,000 posts), and so
+-- is the work of finding them, whatever others cannot see: account finders skip accounts never confirmed or
+-- banned; posts come from two finders, neither of which reads a post hidden by its own privacy or ban. Public
+-- posts are read newest first from indexes that hold only those, at most 2,000 matches, kept to what the
+-- caller may see; the caller's other posts, and the close-friends posts of those who count the caller a close
+-- friend, are found by author and word at once. So a flood of private or close-friends posts costs a search
+-- nothing and hides nothing; what it may still hide is bounded and documented (docs/DATABASE.md, "Search").
 
 -- The text to search for, trimmed: 2 to 100 characters.
 create function private.search_text(p_q text)
@@ -137,16 +139,21 @@ revoke execute on function private.posts_share_with_words(text) from public;
 comment on function private.posts_share_with_words(text) is
   'The estimated share of posts whose body holds every word of the text (the statistics of its rarest word).';
 
--- Posts whose body holds every word of the text, newest first below (p_before_at, p_before_id): a batch of
--- at most p_limit, with their ts_rank. Two ways, chosen by how common the text's rarest word is (the planner's
--- statistics of body_search; a word missing from its most common ones is rare):
---   * rare (under 1 % of posts): posts_body_search_idx, a RUM index that keeps each entry's created_at, gives
---     the matches newest first without reading the others (`<=|`: the distance back from the point), all those
---     at the batch's last instant included (WITH TIES) so that the next batch starts exactly below it;
---   * common: walking posts_created_idx newest first, each post tested, finds a batch within about
+-- Public, unbanned posts whose body holds every word of the text, newest first below (p_before_at,
+-- p_before_id): a batch of at most p_limit, with their ts_rank. Two ways, chosen by how common the text's rarest
+-- word is (the planner's statistics of body_search; a word missing from its most common ones is rare):
+--   * rare (under 1 % of posts): posts_body_search_idx, a RUM index of the public posts that keeps each entry's
+--     created_at, gives the matches newest first without reading the others (`<=|`: the distance back from the
+--     point), all those at the batch's last instant included (WITH TIES) so that the next batch starts exactly
+--     below it;
+--   * common: walking posts_public_created_idx newest first, each post tested, finds a batch within about
 --     (batch) ÷ (share) posts, where the index would collect every match before ordering them (a word in
---     every post: seconds). Written `(… @@ …) is true`, no index can serve the test, which leaves the walk.
--- Every post, visible or not: only private.visible_post_matches may call it (the API roles may not).
+--     every post: seconds). Written `(… @@ …) is true`, no index can serve the test, which leaves the walk. The
+--     walk stops after 50 posts per match wanted; a word common among all posts but not among public ones
+--     (hidden posts holding it) then falls back to the index.
+-- Both read public posts only: a private or close-friends post, or a banned one, is never read here.
+-- Posts the caller may not see are among them (a private account's, a blocker's): only
+-- private.visible_post_matches may call it (the API roles may not).
 create function private.post_matches(p_q text, p_before_at timestamptz, p_before_id uuid, p_limit integer)
 returns table (id uuid, created_at timestamptz, rank real)
 language plpgsql
@@ -162,37 +169,84 @@ declare
   -- The point the RUM index measures back from: a finite one (from infinity every distance is infinite, so
   -- every match would tie). Posts are never dated after now.
   v_from timestamptz := least(p_before_at, now() + interval '1 day');
+  v_walked record;
 begin
   if private.posts_share_with_words(p_q) >= 0.01 then
-    return query
-      select p.id, p.created_at, ts_rank(p.body_search, v_query)
-      from public.posts p
-      where (p.body_search @@ v_query) is true and (p.created_at, p.id) < (p_before_at, p_before_id)
-      order by p.created_at desc, p.id desc
-      limit v_limit;
-  else
-    return query
-      select m.id, m.created_at, ts_rank(m.body_search, v_query)
-      from (select p.id, p.created_at, p.body_search
-            from public.posts p
-            where p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
-            order by p.created_at operator(extensions.<=|) v_from
-            fetch first v_limit rows with ties) m
-      order by m.created_at desc, m.id desc
-      limit v_limit;
+    -- The walk reads at most 50 posts per match wanted: a word common among all posts but rare among public ones
+    -- (hidden posts holding it) would otherwise walk every public post. Short of the batch there, the index.
+    select coalesce(array_agg(m.id order by m.created_at desc, m.id desc), '{}') as ids,
+      coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats,
+      coalesce(array_agg(ts_rank(m.body_search, v_query) order by m.created_at desc, m.id desc), '{}') as ranks
+    into v_walked
+    from (select w.id, w.created_at, w.body_search
+          from (select p.id, p.created_at, p.body_search from public.posts p
+                where p.privacy = 'public' and p.banned_at is null and (p.created_at, p.id) < (p_before_at, p_before_id)
+                order by p.created_at desc, p.id desc
+                limit v_limit * 50) w
+          where (w.body_search @@ v_query) is true
+          order by w.created_at desc, w.id desc
+          limit v_limit) m;
+    if cardinality(v_walked.ids) = v_limit then
+      return query select u.id, u.created_at, u.rank from unnest(v_walked.ids, v_walked.ats, v_walked.ranks) u(id, created_at, rank);
+      return;
+    end if;
   end if;
+  return query
+    select m.id, m.created_at, ts_rank(m.body_search, v_query)
+    from (select p.id, p.created_at, p.body_search
+          from public.posts p
+          where p.privacy = 'public' and p.banned_at is null
+            and p.body_search @@ v_query and ((p.created_at, p.id) < (p_before_at, p_before_id)) is true
+          order by p.created_at operator(extensions.<=|) v_from
+          fetch first v_limit rows with ties) m
+    order by m.created_at desc, m.id desc
+    limit v_limit;
 end;
 $$;
 revoke execute on function private.post_matches(text, timestamptz, uuid, integer) from public;
 comment on function private.post_matches(text, timestamptz, uuid, integer) is
-  'Ids, times and ranks of a batch of the newest posts below a point whose body holds every word of the text, visible or not (read them through RLS).';
+  'Ids, times and ranks of a batch of the newest public, unbanned posts below a point whose body holds every word of the text, visible to the caller or not (read them through RLS).';
 
--- The 1,000 newest posts holding every word of the text that the caller may see, with their ranks: batches
--- of matches, newest first, each kept to what the caller may see (private.may_see_post, the posts policy one
--- row at a time), until 1,000 are found, the matches end,
--- or ten batches were read (a flood of posts hidden from the caller costs batches, it does not hide the rest).
--- After the first batch of 1,000, each asks for what is still missing at the share of matches the caller could
--- see so far (a tenth at least), so a search that lacks a few reads a few more, not another thousand.
+-- The posts that are not public and that the caller may see, whose body holds every word of the text: the
+-- 1,000 newest of the caller's own, and of the close-friends posts of those who count the caller a close friend.
+-- Found by author and word at once (posts_circle_search_idx): nobody else's private or close-friends post is
+-- read, however many hold the word.
+create function private.circle_post_matches(p_q text)
+returns table (id uuid, created_at timestamptz, rank real)
+language plpgsql
+stable
+security definer
+rows 100
+set search_path = ''
+as $$
+declare
+  v_me constant uuid := private.uid();
+  v_query tsquery := plainto_tsquery('simple', p_q);
+begin
+  if v_me is null then
+    return;
+  end if;
+  return query
+    select p.id, p.created_at, ts_rank(p.body_search, v_query)
+    from public.posts p
+    where p.author_id = any (array(select c.owner_id from public.close_friends c where c.friend_id = v_me) || v_me)
+      and p.body_search @@ v_query and p.privacy <> 'public'
+      and private.may_see_post(p, v_me)
+    order by p.created_at desc, p.id desc
+    limit 1000;
+end;
+$$;
+revoke execute on function private.circle_post_matches(text) from public;
+comment on function private.circle_post_matches(text) is
+  'Ids, times and ranks of the 1,000 newest posts, not public, of the caller and of those who count the caller a close friend, that the caller may see and whose body holds every word of the text.';
+
+-- The 1,000 newest posts holding every word of the text that the caller may see, with their ranks. Public
+-- ones: batches of public matches, newest first, each kept to what the caller may see (private.may_see_post,
+-- the posts policy one row at a time), until 1,000 are found, the matches end, or 2,000 were read (so a flood
+-- of public posts hidden from the caller costs at most two batches, and may hide older matches past them).
+-- After the first batch of 1,000, the second asks for what is still missing at the share of matches the caller
+-- could see (a tenth at least), so a search that lacks a few reads a few more, not another thousand. Then the
+-- others the caller may see (private.circle_post_matches), and the 1,000 newest of both.
 create function private.visible_post_matches(p_q text)
 returns table (id uuid, rank real)
 language plpgsql
@@ -204,41 +258,51 @@ as $$
 declare
   v_me constant uuid := private.uid();
   v_wanted constant integer := 1000;
+  v_budget constant integer := 2000;
   v_size integer := v_wanted;
   v_read integer := 0;
   v_ids uuid[] := '{}';
   v_ranks real[] := '{}';
+  v_ats timestamptz[] := '{}';
   v_batch record;
   v_before_at timestamptz := 'infinity';
   v_before_id uuid := 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 begin
-  for v_round in 1 .. 10 loop
+  loop
     select coalesce(array_agg(m.id order by m.created_at desc, m.id desc), '{}') as ids,
       coalesce(array_agg(m.rank order by m.created_at desc, m.id desc), '{}') as ranks,
       coalesce(array_agg(m.created_at order by m.created_at desc, m.id desc), '{}') as ats, count(*)::integer as found
     into v_batch
     from private.post_matches(p_q, v_before_at, v_before_id, v_size) m;
-    select v_ids || coalesce(array_agg(c.id order by c.ord), '{}'), v_ranks || coalesce(array_agg(c.rank order by c.ord), '{}')
-    into v_ids, v_ranks
-    from (select m.id, m.rank, m.ord
-          from unnest(v_batch.ids, v_batch.ranks) with ordinality m(id, rank, ord)
+    select v_ids || coalesce(array_agg(c.id order by c.ord), '{}'), v_ranks || coalesce(array_agg(c.rank order by c.ord), '{}'),
+      v_ats || coalesce(array_agg(c.at order by c.ord), '{}')
+    into v_ids, v_ranks, v_ats
+    from (select m.id, m.rank, m.at, m.ord
+          from unnest(v_batch.ids, v_batch.ranks, v_batch.ats) with ordinality m(id, rank, at, ord)
           join public.posts p on p.id = m.id
           where private.may_see_post(p, v_me)
           order by m.ord
           limit v_wanted - cardinality(v_ids)) c;
     v_read := v_read + v_batch.found;
-    exit when v_batch.found < v_size or cardinality(v_ids) >= v_wanted;
+    exit when v_batch.found < v_size or cardinality(v_ids) >= v_wanted or v_read >= v_budget;
     v_before_at := v_batch.ats[v_batch.found];
     v_before_id := v_batch.ids[v_batch.found];
-    v_size := least(v_wanted, ceil((v_wanted - cardinality(v_ids)) * v_read / greatest(cardinality(v_ids), v_read / 10.0))::integer);
+    v_size := least(v_wanted, v_budget - v_read,
+      ceil((v_wanted - cardinality(v_ids)) * v_read / greatest(cardinality(v_ids), v_read / 10.0))::integer);
   end loop;
-  return query select m.id, m.rank from unnest(v_ids, v_ranks) m(id, rank);
+  return query
+    select m.id, m.rank
+    from (select u.id, u.rank, u.at from unnest(v_ids, v_ranks, v_ats) u(id, rank, at)
+          union all
+          select c.id, c.rank, c.created_at from private.circle_post_matches(p_q) c) m
+    order by m.at desc, m.id desc
+    limit v_wanted;
 end;
 $$;
 revoke execute on function private.visible_post_matches(text) from public;
 grant execute on function private.visible_post_matches(text) to anon, authenticated, service_role;
 comment on function private.visible_post_matches(text) is
-  'Ids and ranks of the 1,000 newest posts the caller may see whose body holds every word of the text.';
+  'Ids and ranks of the 1,000 newest posts the caller may see whose body holds every word of the text (public ones among the 2,000 newest public matches).';
 
 -- p_type 'users': profiles as GET /:username shows them; 'posts': posts as every list shows them, less those of
 -- accounts the caller mutes (28_mutes.sql; a muted account itself is still found). The matches

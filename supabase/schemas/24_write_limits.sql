@@ -21,7 +21,8 @@ create table private.write_limits (
 alter table private.write_limits enable row level security;
 comment on table private.write_limits is
   'How many writes of a family one account may make per window; accounts younger than a day get max_writes_new_account. Edit to change a limit.';
-comment on column private.write_limits.family is 'posts, comments, likes, follows, blocks, close_friends, reports or mentions.';
+comment on column private.write_limits.family is
+  'posts, comments, likes, follows, blocks, close_friends, reports, mentions, post_edits, profile_edits or username_changes.';
 comment on column private.write_limits.max_writes is 'The most writes an account may make in one window.';
 comment on column private.write_limits.max_writes_new_account is 'The same for an account younger than a day.';
 comment on column private.write_limits.window_length is 'The window''s length; windows start on a fixed grid.';
@@ -35,7 +36,10 @@ insert into private.write_limits (family, max_writes, max_writes_new_account, wi
   ('blocks', 200, 50, '24 hours', 'Blocking a wave of harassers, not the whole network.'),
   ('close_friends', 400, 100, '24 hours', 'Additions to and removals from the close-friends list.'),
   ('reports', 100, 20, '24 hours', 'Report floods bury real reports: Mastodon allows 400 per 24 hours.'),
-  ('mentions', 100, 30, '3 hours', 'Accounts named in posts and comments (a text keeps at most 20): each mention notifies someone, so mentioning everyone is spam.');
+  ('mentions', 100, 30, '3 hours', 'Accounts named in posts and comments (a text keeps at most 20): each mention notifies someone, so mentioning everyone is spam.'),
+  ('post_edits', 200, 40, '3 hours', 'Edits of posts (body, media, emotion, privacy): fixing typos and changing who sees a post, about twice the posts allowed; not a script rewriting posts many times a second.'),
+  ('profile_edits', 100, 30, '24 hours', 'Edits of the profile (username, display name, bio, avatar, time zone, privacy): setting a profile up and changing it now and then, not a loop.'),
+  ('username_changes', 5, 3, '7 days', 'A username is how others find and mention an account: changing it often frees names for squatters and breaks links and mentions.');
 
 -- Accounts an admin trusts not to abuse writes (a brand, a bot the operator runs): no limit applies.
 create table private.trusted_writers (
@@ -229,6 +233,15 @@ create trigger count_write after insert on public.post_mentions
 for each row execute function private.count_write('mentions', 'post_id');
 create trigger count_write after insert on public.comment_mentions
 for each row execute function private.count_write('mentions', 'comment_id');
+-- Edits: every update of a column its owner may change counts, whether or not it changed anything (a write is a
+-- write); the counters' updates touch none of these columns. A username change is also a profile edit.
+create trigger count_edit after update of body, media, emotion, privacy on public.posts
+for each row execute function private.count_write('post_edits', 'author_id');
+create trigger count_edit after update of username, display_name, bio, avatar_url, time_zone, is_private on public.profiles
+for each row execute function private.count_write('profile_edits', 'id');
+create trigger count_username_change after update of username on public.profiles
+for each row when (old.username is distinct from new.username)
+execute function private.count_write('username_changes', 'id');
 
 -- Studio: who reached a limit, who is trusted, and the moves -------------------------------------------
 

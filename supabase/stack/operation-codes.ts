@@ -54,7 +54,7 @@ export function sqlGraph(files: Source[]): SqlGraph {
       const quoted = dollarQuoted(text, match.index + match[0].length);
       if (quoted) graph.bodies.set(match[1], `${graph.bodies.get(match[1]) ?? ''}\n${quoted.body}`);
     }
-    const trigger = /create\s+(?:constraint\s+)?trigger\s+\w+\s+(?:before|after|instead\s+of)\s+([\w\s]+?)\s+on\s+(\w+\.\w+)[\s\S]*?execute\s+(?:function|procedure)\s+(\w+\.\w+)\s*\(([^)]*)\)/gi;
+    const trigger = /create\s+(?:constraint\s+)?trigger\s+\w+\s+(?:before|after|instead\s+of)\s+([\w\s,]+?)\s+on\s+(\w+\.\w+)[\s\S]*?execute\s+(?:function|procedure)\s+(\w+\.\w+)\s*\(([^)]*)\)/gi;
     for (const [, events, table, fn, args] of text.matchAll(trigger)) {
       const literals = [...args.matchAll(/'([^']*)'/g)].map((m) => m[1]);
       for (const event of events.split(/\s+or\s+/i)) {

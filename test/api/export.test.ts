@@ -2,7 +2,7 @@
 // another account's that the owner may not see.
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
-import { rpc } from '../helpers/db.ts';
+import { asRoot, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 
@@ -60,4 +60,34 @@ describe.skipIf(!authIsRunning)('the data export', () => {
     expect(archive.profile.id).toBe(other.id);
     expect(archive.posts).toEqual([]);
   });
+
+  it('is one at a time per account, refused before its 200, and an archive of 20,000 posts arrives whole', async () => {
+    const [owner, ...neighbours] = await Promise.all(['prolific', 'one', 'two', 'three'].map((label) => createAccount(label)));
+    await asRoot`insert into public.posts (author_id, body) select ${owner.id}, 'day ' || n from generate_series(1, 20000) n`;
+    const exportOf = (token: string) => fetch(`${stack.functionsUrl}/user/export`, { headers: { Authorization: `Bearer ${token}` } });
+    // The first export answers 200 at once; its body is left unread for now, so its transaction stays open.
+    const first = await exportOf(owner.accessToken);
+    expect(first.status).toBe(200);
+    // While it runs, more exports of the same account are refused at once, with a wait: they hold no connection.
+    const more = await Promise.all(Array.from({ length: 8 }, async () => {
+      const answer = await exportOf(owner.accessToken);
+      const body = await answer.json() as { error?: { code: string } };
+      return { status: answer.status, code: body.error?.code, retryAfter: Number(answer.headers.get('Retry-After')) };
+    }));
+    expect(more).toEqual(Array.from({ length: 8 }, () => ({ status: 429, code: 'export_in_progress', retryAfter: 10 })));
+    // The first archive is read now, whole: each batch is a statement of its own, not one cut short by the 8 s
+    // timeout. Meanwhile other accounts export and read, none answered 503.
+    const [text, others] = await Promise.all([first.text(), Promise.all([
+      ...neighbours.map((neighbour) => api('GET', '/user/export', { token: neighbour.accessToken })),
+      ...Array.from({ length: 12 }, () => api('GET', `/${owner.username}/posts`, { token: neighbours[0].accessToken })),
+    ])]);
+    expect(others.map((answer) => answer.status)).toEqual(others.map(() => 200));
+    const archive = JSON.parse(text);
+    expect(archive.posts).toHaveLength(20000);
+    expect(new Set(archive.posts.map((post: { body: string }) => post.body)).size).toBe(20000);
+    // Once it is done, the account exports again.
+    const again = await exportOf(owner.accessToken);
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  }, 120_000);
 });

@@ -108,6 +108,80 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(facade.status).toBe(429);
   });
 
+  it('edits of posts have a limit of their own, met by the facade and supabase-js alike', async () => {
+    const [{ n: editLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'post_edits'`;
+    const author = await createAccount('editor');
+    const [created] = await postMany(author, 1, 1);
+    const post = created.body.id;
+    const sdk = await signedInSdk(author);
+    const half = Math.floor(editLimit / 2);
+    for (let i = 0; i < half; i++) {
+      const { error } = await sdk.from('posts').update({ body: `edit ${i}` }).eq('id', post);
+      expect(error).toBeNull();
+    }
+    const edits: ApiResponse[] = [];
+    for (let sent = half; sent < editLimit + 8; sent += 8) {
+      edits.push(...await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        api('PUT', `/post/${post}`, { token: author.accessToken, json: { body: `facade edit ${sent + i}` } }))));
+    }
+    expect(edits.filter((a) => a.status === 200)).toHaveLength(editLimit - half);
+    const refused = edits.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((a) => a.body.error.code === 'too_many_post_edits')).toBe(true);
+    expect(Number(refused[0].headers.get('Retry-After'))).toBeGreaterThan(0);
+    const over = await sdk.from('posts').update({ privacy: 'private' }).eq('id', post);
+    expect(refusal(over)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_post_edits' });
+    const [row] = await asRoot`select privacy from public.posts where id = ${post}`;
+    expect(row.privacy).toBe('public');
+    // Editing is limited, writing is not: the account still posts, and likes its own post (a counter, no edit).
+    const [another] = await postMany(author, 1, 1);
+    expect(another.status).toBe(201);
+    expect((await api('POST', `/post/${post}/like`, { token: author.accessToken })).status).toBe(200);
+  });
+
+  it('username changes are much rarer than profile edits, through the facade and supabase-js', async () => {
+    const [{ n: renames }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'username_changes'`;
+    const account = await createAccount('renamer');
+    const sdk = await signedInSdk(account);
+    const name = (i: number) => `${account.username.slice(0, 24)}_r${i}`;
+    for (let i = 0; i < renames; i++) {
+      const status = i % 2 === 0
+        ? (await api('PUT', '/user', { token: account.accessToken, json: { username: name(i) } })).status
+        : (await sdk.from('profiles').update({ username: name(i) }).eq('id', account.id)).status;
+      expect(status).toBe(i % 2 === 0 ? 200 : 204);
+    }
+    const facade = await api('PUT', '/user', { token: account.accessToken, json: { username: name(renames) } });
+    expect(facade.status).toBe(429);
+    expect(facade.body.error.code).toBe('too_many_username_changes');
+    expect(Number(facade.headers.get('Retry-After'))).toBeGreaterThan(0);
+    const direct = await sdk.from('profiles').update({ username: name(renames) }).eq('id', account.id);
+    expect(refusal(direct)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_username_changes' });
+    // Other edits of the profile still pass, and keeping the same username is no change.
+    const bio = await api('PUT', '/user', { token: account.accessToken, json: { bio: 'still me', username: name(renames - 1) } });
+    expect(bio.status).toBe(200);
+    expect(bio.body.profile.username).toBe(name(renames - 1));
+  });
+
+  it('profile edits stop at their limit, whichever way they come', async () => {
+    const [{ n: editLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'profile_edits'`;
+    const account = await createAccount('fiddler');
+    const sdk = await signedInSdk(account);
+    for (let i = 0; i < editLimit; i++) {
+      const answer = i % 2 === 0
+        ? (await api('PUT', '/user', { token: account.accessToken, json: { bio: `bio ${i}` } })).status
+        : (await sdk.from('profiles').update({ display_name: `Name ${i}` }).eq('id', account.id)).status;
+      expect(answer).toBe(i % 2 === 0 ? 200 : 204);
+    }
+    const facade = await api('PUT', '/resetprofilepicture', { token: account.accessToken });
+    expect(facade.status).toBe(429);
+    expect(facade.body.error.code).toBe('too_many_profile_edits');
+    const direct = await sdk.from('profiles').update({ bio: 'one more' }).eq('id', account.id);
+    expect(refusal(direct)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_profile_edits' });
+    // Another account edits its profile as before.
+    const other = await createAccount('calm');
+    expect((await api('PUT', '/user', { token: other.accessToken, json: { bio: 'hello' } })).status).toBe(200);
+  });
+
   it("one account's limit is its own: another new account still posts", async () => {
     const flooder = await createAccount('spammer');
     await postMany(flooder, limit + 1, 8);

@@ -109,7 +109,7 @@ describe.skipIf(!authIsRunning)('the security-definer helpers', () => {
     await as(caller, (tx) => tx`select private.refuse_if_blocked_with(${free.id})`);
   });
 
-  it('the finders answer only what the caller may see; the one that sees every match is not the API roles\' to call', async () => {
+  it('the finders answer only what the caller may see; the one that sees every public match is not the API roles\' to call', async () => {
     const [viewer, writer, blocker] = await Promise.all(['viewer', 'writer', 'blocker'].map((label) => createAccount(label)));
     const word = `w${randomUUID().slice(0, 8)}`;
     const shown = (await rpc(writer, 'create_post', { p_body: `${word} for all` })).id;
@@ -135,7 +135,7 @@ describe.skipIf(!authIsRunning)('the security-definer helpers', () => {
     for (const call of [everyMatch, oneRowForms]) {
       expect((await errorOf(call())).code).toBe('42501');
     }
-    expect(await asRoot`select id from private.post_matches(${word}, 'infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 10) where id = ${onlyMe}`)
+    expect(await asRoot`select id from private.post_matches(${word}, 'infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 10) where id = ${blockers}`)
       .toHaveLength(1);
   });
 });

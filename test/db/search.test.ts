@@ -97,24 +97,50 @@ describe.skipIf(!authIsRunning)('search', () => {
     expect(await usernames(reader, word)).toEqual([shy.username]);
   });
 
-  it('a flood of posts others may not see does not hide the rest: the bound counts what the caller may see', async () => {
+  it('a flood of 10,100 private and close-friends posts others may not see hides nothing', async () => {
     const word = uniqueWord();
     const visible = await createAccount('visible');
     await rpc(visible, 'create_post', { p_body: `an older public post about ${word}` });
-    // 1,100 newer "only me" posts with the word, written as a bulk import would (faster than through the API).
+    // 10,100 newer "only me" and close-friends posts with the word, written as a bulk import would (faster than
+    // through the API); the flooder counts nobody a close friend.
     const flooder = await createAccount('flooder');
     await asRoot`
-      insert into public.posts (author_id, body, privacy, created_at)
-      select ${flooder.id}, 'only me ' || ${word} || ' ' || n, 'private', now() + n * interval '1 millisecond'
-      from generate_series(1, 1100) n`;
+      insert into public.posts (author_id, body, privacy)
+      select ${flooder.id}, case when n % 2 = 0 then 'only me ' else 'close ' end || ${word} || ' ' || n,
+        case when n % 2 = 0 then 'private' else 'close_friends' end::public.post_privacy
+      from generate_series(1, 10100) n`;
     const reader = await createAccount('reader');
     expect(await postBodies(reader, word)).toEqual([`an older public post about ${word}`]);
     expect(await postBodies(anon, word)).toEqual([`an older public post about ${word}`]);
-    // The flooder still finds their own, 1,000 of them at most (the newest).
+    // The flooder still finds their own, 1,000 of them at most (the newest), and a close friend the flooder's
+    // close-friends posts.
     const own = await rpc(flooder, 'search', { p_q: word, p_type: 'posts', p_limit: 100 });
     expect(own.items).toHaveLength(100);
-    expect(own.items.every((post: { body: string }) => post.body.startsWith('only me'))).toBe(true);
-  });
+    expect(own.items.every((post: { body: string }) => post.body.startsWith('only me') || post.body.startsWith('close'))).toBe(true);
+    await rpc(flooder, 'set_close_friend', { p_username: reader.username, p_close: true });
+    const befriended = await rpc(reader, 'search', { p_q: word, p_type: 'posts', p_limit: 100 });
+    expect(befriended.items).toHaveLength(100);
+    expect(befriended.items.every((post: { body: string }) => post.body.startsWith('close'))).toBe(true);
+  }, 120_000);
+
+  it('more than 2,000 newer public posts hidden from the searcher by their account may hide older matches; a follower finds them', async () => {
+    const word = uniqueWord();
+    const visible = await createAccount('visible');
+    await rpc(visible, 'create_post', { p_body: `an older public post about ${word}` });
+    // A private account's 2,100 newer public posts, 100 to an instant: the searcher does not follow it.
+    const hidden = await createAccount('hidden', { isPrivate: true });
+    for (let i = 0; i < 21; i++) {
+      await asRoot`
+        insert into public.posts (author_id, body) select ${hidden.id}, 'public ' || ${word} || ' ' || n from generate_series(1, 100) n`;
+    }
+    const reader = await createAccount('reader');
+    // Past the 2,000 newest public matches read, the older visible one is not found: the documented limit.
+    expect(await postBodies(reader, word)).toEqual([]);
+    // A follower of that account sees its posts, and finds them.
+    await rpc(reader, 'follow', { p_username: hidden.username });
+    await rpc(hidden, 'respond_follow_request', { p_username: reader.username, p_accept: true });
+    expect((await rpc(reader, 'search', { p_q: word, p_type: 'posts', p_limit: 5 })).items).toHaveLength(5);
+  }, 120_000);
 
   it('finds the same newest matches for a rare word (the index, in time order) as for a common one (the walk by time), batch after batch', async () => {
     const [rare, common] = [uniqueWord(), uniqueWord()];

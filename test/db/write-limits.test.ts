@@ -122,6 +122,32 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     });
   });
 
+  it('edits of posts, whatever they change; the counters the database keeps are no edits', async () => {
+    const [own] = await asRoot`insert into public.posts (author_id, body) values (${writer.id}, 'mine') returning id`;
+    await withLimit('post_edits', 2, writer, async (tx) => {
+      await tx`update public.posts set body = 'fixed' where id = ${own.id}`;
+      await tx`update public.posts set privacy = 'public' where id = ${own.id}`;
+      await tx`insert into public.post_likes (post_id) values (${own.id})`;
+      await refusedBy('post_edits', tx.savepoint((sp) => sp`update public.posts set emotion = 50 where id = ${own.id}`));
+    });
+  });
+
+  it('edits of the profile, and the rarer username changes', async () => {
+    await withLimit('profile_edits', 2, writer, async (tx) => {
+      await tx`update public.profiles set bio = 'one' where id = ${writer.id}`;
+      await tx`select public.update_profile('{"display_name": "Two"}'::jsonb)`;
+      await tx`select public.update_profile('{}'::jsonb)`;
+      await refusedBy('profile_edits', tx.savepoint((sp) => sp`update public.profiles set is_private = true where id = ${writer.id}`));
+    });
+    await withLimit('username_changes', 2, writer, async (tx) => {
+      await tx`update public.profiles set username = ${`${writer.username.slice(0, 26)}_a`} where id = ${writer.id}`;
+      await tx`update public.profiles set username = ${writer.username}, bio = 'same name again' where id = ${writer.id}`;
+      await tx`update public.profiles set bio = 'the name untouched' where id = ${writer.id}`;
+      await refusedBy('username_changes', tx.savepoint((sp) =>
+        sp`update public.profiles set username = ${`${writer.username.slice(0, 26)}_b`} where id = ${writer.id}`));
+    });
+  });
+
   it('an admin is not limited; the writes of Studio and of service_role are not counted', async () => {
     const admin = await createAccount('limitless');
     await makeAdmin(admin);

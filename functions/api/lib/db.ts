@@ -85,22 +85,30 @@ export async function identity(db: Database, caller: Caller, preamble: Preamble)
 
 /**
  * Holds a place in the gate while `work` runs; past the deadline answers 503 and gives the place up (work that
- * never ends, on a connection that hangs, does not keep it for good).
+ * never ends, on a connection that hangs, does not keep it for good). Work that makes progress step by step
+ * (reading in batches) calls `alive` after each step: the deadline then counts from the last one.
  */
-async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: (alive: () => void) => Promise<T>): Promise<T> {
   const leave = await pool.gate.enter(signal);
-  const running = work();
-  running.then(leave, leave);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
+  let settled = false;
+  let expire!: (error: unknown) => void;
+  const late = new Promise<never>((_, reject) => (expire = reject));
+  const alive = () => {
+    if (settled) return;
+    clearTimeout(timer);
     timer = setTimeout(() => {
       leave();
-      reject(databaseUnavailable('The database did not answer in time'));
+      expire(databaseUnavailable('The database did not answer in time'));
     }, deadlineMs);
-  });
+  };
+  alive();
+  const running = work(alive);
+  running.then(leave, leave);
   try {
     return await Promise.race([running, late]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }
@@ -185,23 +193,30 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
   });
 }
 
+/** Runs one statement of a transaction, and answers its rows. */
+export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
+
 /**
- * A read-only transaction as the caller whose statements' rows `work` reads in batches (a cursor), for an
- * answer too large to hold at once: only a batch is in memory at a time. On a connection of its own, at most
- * the deadline long; rolled back at the end (it only reads).
+ * A read-only transaction as the caller, of one snapshot (repeatable read), whose statements `work` runs one after
+ * another: for an answer too large to hold at once, read a page per statement, so that only a page is in memory
+ * and each statement has the role's statement timeout to itself, whatever the whole takes. `opening` runs first,
+ * with the session check, so that its refusal is an ordinary error before anything is read. On a connection of its
+ * own, with the deadline counted from the last statement (a connection that hangs, or a client that stops
+ * reading, ends it); rolled back at the end (it only reads).
  */
-export function readInBatchesAs(
-  using: Using,
-  caller: Caller,
-  work: (read: (statement: SqlText, batch: number) => AsyncIterable<postgres.Row[]>) => Promise<void>,
-): Promise<void> {
-  return gated(using.db, using.signal, async () => {
+export function readPageByPageAs(using: Using, caller: Caller, opening: SqlText, work: (run: RunStatement) => Promise<void>): Promise<void> {
+  return gated(using.db, using.signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;
+    const run = async (statement: SqlText) => {
+      const rows = await tx.unsafe(statement.text);
+      alive();
+      return rows;
+    };
     try {
       const preamble = await identity(using.db, caller, { checkSession: true, countWrite: false });
-      await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin read only; ${preamble.text}`);
-      await work((statement, batch) => tx.unsafe(statement.text).cursor(batch));
+      await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`);
+      await work(run);
     } catch (error) {
       lost = lostConnection(error);
       throw error;
@@ -213,4 +228,3 @@ export function readInBatchesAs(
     }
   });
 }
-

@@ -43,7 +43,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"error","message":"…"},
   },
   429: {
-    codes: ["rate_limited","too_many_attempts","too_many_blocks","too_many_close_friends","too_many_code_attempts","too_many_comments","too_many_follows","too_many_likes","too_many_mentions","too_many_posts","too_many_reports","too_many_requests"],
+    codes: ["export_in_progress","rate_limited","too_many_attempts","too_many_blocks","too_many_close_friends","too_many_code_attempts","too_many_comments","too_many_email_changes","too_many_follows","too_many_likes","too_many_mentions","too_many_post_edits","too_many_posts","too_many_profile_edits","too_many_reports","too_many_requests","too_many_username_changes"],
     example: {"code":"rate_limited","message":"Too many requests; try again in a moment"},
   },
   500: {

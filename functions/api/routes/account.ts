@@ -5,7 +5,9 @@ import { transactionAs } from '../lib/db.ts';
 import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
+import { AuthError } from '../lib/auth-api.ts';
 import { invalidCode, verifyCode } from '../lib/codes.ts';
+import { atLeast } from '../lib/fixed-time.ts';
 import { ApiError, errorResponse, toApiError } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
@@ -35,7 +37,8 @@ const editAccount = createRoute({
   summary: 'Edit the profile; changing the e-mail or the password needs the current password',
   description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
     '(POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, ' +
-    'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is.',
+    'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. ' +
+    'One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.',
   middleware: [requireUser] as const,
   security,
   request: body(z.object({
@@ -50,6 +53,7 @@ const editAccount = createRoute({
     401: errorResponse('Not signed in, or wrong current password'),
     403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)'),
     409: errorResponse('Username taken'),
+    429: errorResponse('A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits'),
   },
 });
 
@@ -89,6 +93,11 @@ async function requireSecondFactor(deps: Deps, caller: Caller): Promise<void> {
   await queryAs(deps, caller, sql`select private.require_aal2()`);
 }
 
+/** Who edits their account, as the request's context holds them. */
+type Editor = { deps: Deps; caller: Caller; accessToken: string; clientIp: string | undefined };
+/** PUT /user's body: profile fields, and credentials. */
+type Edit = { email?: string; password?: string; current_password?: string } & Record<string, unknown>;
+
 /** Auth refused the new e-mail address (the profile edit was rolled back with it). */
 class AddressRefused extends Error {
   constructor(readonly refusal: unknown) {
@@ -102,7 +111,7 @@ class AddressRefused extends Error {
  * connection back.
  */
 async function editInOneTransaction(
-  v: { deps: Deps; caller: Caller; accessToken: string; clientIp: string | undefined },
+  v: Editor,
   profileChanges: Record<string, unknown>,
   credentials: Record<string, string>,
 ) {
@@ -122,36 +131,59 @@ async function editInOneTransaction(
   });
 }
 
+/** The least time an answer to a new e-mail takes: Auth e-mails a free address, and refuses a taken one at once. */
+const emailChangeMs = 1000;
+
+/**
+ * Whether Auth refused to e-mail the codes for now (its project-wide e-mail limit, or its max_frequency when a
+ * minute has just passed): something only a free address meets, since Auth refuses a taken one first.
+ */
+function mailHeldBack(refusal: unknown): boolean {
+  return refusal instanceof AuthError && refusal.code === 'over_email_send_rate_limit';
+}
+
+async function editAccountOf(v: Editor, changes: Edit) {
+  const { email, password, current_password: currentPassword, ...profileChanges } = changes;
+  const { deps, caller, clientIp } = v;
+  const credentials: Record<string, string> = {};
+  if (email) credentials.email = email;
+  // Auth checks the current password again for a password change (config.toml require_current_password).
+  if (password) Object.assign(credentials, { password, current_password: currentPassword ?? '' });
+  const changesCredentials = Object.keys(credentials).length > 0;
+  if (changesCredentials) {
+    if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
+    await requireSecondFactor(deps, caller);
+    const current = await ownProfile(deps, caller);
+    // Proving the current password makes a short-lived session of its own, ended at once.
+    const proof = await deps.auth.signIn(current.email, currentPassword, clientIp).catch((error) => {
+      throw fromAuth(error, { invalid_credentials: [401, 'wrong_password', 'The current password is wrong'] });
+    });
+    await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
+    // One new address a minute, whatever it is, spent before Auth is asked (private.take_email_change_slot).
+    if (email && email !== current.email) await queryAs(deps, caller, sql`select private.take_email_change_slot()`);
+  }
+  const edit = (credentialChanges: Record<string, string>) => editInOneTransaction(v, profileChanges, credentialChanges);
+  const profile = await edit(credentials).catch(async (error) => {
+    if (!(error instanceof AddressRefused)) throw error;
+    const answer: unknown = mailHeldBack(error.refusal)
+      ? undefined
+      : await fromAuthAddress(deps, error.refusal, email!).catch((refused) => toApiError(refused) ?? refused);
+    // An address that is taken or banned is answered as one that is free (the change then waits for a code
+    // that never comes), and so is a free one Auth will not e-mail now: no one learns from this answer whom an
+    // address belongs to. The rest of the edit holds.
+    if (answer !== undefined && !(answer instanceof ApiError && ['email_taken', 'email_banned'].includes(answer.code))) throw answer;
+    const { email: _refused, ...rest } = credentials;
+    return await edit(rest);
+  });
+  return { profile, email_change_pending: Boolean(email) && email !== profile.email };
+}
+
 export const account = createRouter()
   .openapi(editAccount, async (c) => {
-    const { email, password, current_password: currentPassword, ...profileChanges } = c.req.valid('json');
-    const { deps, caller, clientIp } = c.var;
-    const credentials: Record<string, string> = {};
-    if (email) credentials.email = email;
-    // Auth checks the current password again for a password change (config.toml require_current_password).
-    if (password) Object.assign(credentials, { password, current_password: currentPassword ?? '' });
-    const changesCredentials = Object.keys(credentials).length > 0;
-    if (changesCredentials) {
-      if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
-      await requireSecondFactor(deps, caller);
-      const current = await ownProfile(deps, caller);
-      // Proving the current password makes a short-lived session of its own, ended at once.
-      const proof = await deps.auth.signIn(current.email, currentPassword, clientIp).catch((error) => {
-        throw fromAuth(error, { invalid_credentials: [401, 'wrong_password', 'The current password is wrong'] });
-      });
-      await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
-    }
-    const edit = (changes: Record<string, string>) => editInOneTransaction(c.var, profileChanges, changes);
-    const profile = await edit(credentials).catch(async (error) => {
-      if (!(error instanceof AddressRefused)) throw error;
-      const answer: unknown = await fromAuthAddress(deps, error.refusal, email!).catch((refused) => toApiError(refused) ?? refused);
-      // An address that is taken or banned is answered as one that is free (the change then waits for a code
-      // that never comes): no one learns from this answer whom an address belongs to. The rest of the edit holds.
-      if (!(answer instanceof ApiError && ['email_taken', 'email_banned'].includes(answer.code))) throw answer;
-      const { email: _refused, ...rest } = credentials;
-      return await edit(rest);
-    });
-    return c.json({ profile, email_change_pending: Boolean(email) && email !== profile.email }, 200);
+    const changes = c.req.valid('json');
+    // Whatever the new address, the answer comes no sooner than emailChangeMs: its time tells nothing either.
+    const answer = changes.email ? await atLeast(emailChangeMs, () => editAccountOf(c.var, changes)) : await editAccountOf(c.var, changes);
+    return c.json(answer, 200);
   })
   .openapi(resetPicture, async (c) => {
     const [row] = await queryAs(c.var.deps, c.var.caller, sql`select public.reset_profile_picture() as profile`);

@@ -1,9 +1,10 @@
 // GET /user/export: the caller's archive (docs/PRODUCT.md, "Data export"), streamed as one JSON document. The
-// database decides what each section holds (private.account_export, as the caller); this writes the sections
-// one after another as their rows arrive from a cursor, 500 at a time, so the archive is never held whole.
+// database decides what each section holds (private.account_export_page, as the caller); this writes the sections
+// one after another, a page of 500 rows at a time, so the archive is never held whole, however large: each page
+// is a statement of its own under the role's timeout, all in one snapshot (lib/db.ts, readPageByPageAs).
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { readInBatchesAs } from '../lib/db.ts';
+import { readPageByPageAs, type RunStatement } from '../lib/db.ts';
 import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { sql } from '../lib/sql-text.ts';
@@ -16,6 +17,23 @@ const sections = [
   'posts', 'comments', 'likes', 'comment_likes', 'following', 'followers', 'close_friends', 'blocks', 'mutes', 'reports', 'notifications',
 ] as const;
 const batch = 500;
+
+/**
+ * A section's items, newest first, a page at a time, each page one statement (private.account_export_page):
+ * keyset on (at, id). An item the caller may no longer see comes back null and is left out.
+ */
+async function* pagesOf(run: RunStatement, section: string) {
+  let after = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+  for (;;) {
+    const rows = await run(sql`
+      select p.at::text as at, p.id, p.item from private.account_export_page(${section}, ${after.at}, ${after.id}, ${batch}) p`);
+    const items = rows.filter((row) => row.item !== null).map((row) => row.item);
+    if (items.length > 0) yield items;
+    if (rows.length < batch) return;
+    const last = rows[rows.length - 1];
+    after = { at: last.at, id: last.id };
+  }
+}
 
 const Since = { since: Timestamp };
 const Related = AuthorSchema.extend(Since);
@@ -45,9 +63,13 @@ const exportRoute = createRoute({
   description: 'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
     'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other ' +
     "accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a " +
-    "close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read.",
+    "close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, " +
+    'whole however large. One export at a time per account: another while one runs is a 429.',
   middleware: [requireUser] as const,
-  responses: { 200: json(ArchiveSchema, 'The archive'), ...errorResponses({ 401: 'Not signed in' }) },
+  responses: {
+    200: json(ArchiveSchema, 'The archive'),
+    ...errorResponses({ 401: 'Not signed in', 429: 'Another export of your account is running (export_in_progress): one at a time' }),
+  },
 });
 
 export const accountExport = createRouter().openapi(exportRoute, async (c) => {
@@ -58,16 +80,16 @@ export const accountExport = createRouter().openapi(exportRoute, async (c) => {
   // The answer starts once the profile is read: a refusal before that (a 401, a 429) is an ordinary error answer.
   let started!: () => void;
   const profileRead = new Promise<void>((resolve) => (started = resolve));
-  const reading = readInBatchesAs(c.var.deps, c.var.caller, async (read) => {
-    const [profile] = (await Array.fromAsync(read(sql`select item from private.account_export where section = 'profile'`, 1))).flat();
+  // One export at a time per account (private.start_export): a second is refused with 429 before any 200.
+  const reading = readPageByPageAs(c.var.deps, c.var.caller, sql`select private.start_export()`, async (run) => {
+    const [profile] = await run(sql`select p.item from private.account_export_page('profile', 'infinity', null, 1) p`);
     started();
     await write(`{"format":"daykeeper-archive/1","exported_at":${JSON.stringify(new Date().toISOString())},"profile":${JSON.stringify(profile.item)}`);
     for (const section of sections) {
       await write(`,${JSON.stringify(section)}:[`);
       let separator = '';
-      const rows = read(sql`select item from private.account_export where section = ${section} order by at desc, id desc`, batch);
-      for await (const chunk of rows) {
-        await write(separator + chunk.map((row) => JSON.stringify(row.item)).join(','));
+      for await (const page of pagesOf(run, section)) {
+        await write(separator + page.map((item) => JSON.stringify(item)).join(','));
         separator = ',';
       }
       await write(']');
