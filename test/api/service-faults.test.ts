@@ -37,7 +37,7 @@ describe.skipIf(!authIsRunning)('Supabase Auth down', () => {
 });
 
 describe('the mail server down', () => {
-  const noMail = appWith({ AUTH_SMTP_SERVER: '127.0.0.1:9' });
+  const noMail = appWith({ SMTP_SERVER: '127.0.0.1:9' });
   const post = (path: string, body: unknown) =>
     noMail.request(`/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -30,7 +30,7 @@ export function smtpIsUp(server: string): Promise<boolean> {
 
 /** Throws 503 mail_unavailable when the configured mail server does not answer (nothing to check without one). */
 export async function assertMailUp(env: Env): Promise<void> {
-  if (env.AUTH_SMTP_SERVER && !(await smtpIsUp(env.AUTH_SMTP_SERVER))) throw mailUnavailable();
+  if (env.SMTP_SERVER && !(await smtpIsUp(env.SMTP_SERVER))) throw mailUnavailable();
 }
 
 export function mailUnavailable(): ApiError {
