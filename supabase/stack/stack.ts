@@ -232,6 +232,18 @@ async function startDatabases(profile: Profile, logDir: string): Promise<Databas
   return { superuserUrl, replicaUrl, poolerUrl: poolerUrl.toString() };
 }
 
+/**
+ * config.toml's Send Email hook reads SEND_EMAIL_HOOK_URI and SEND_EMAIL_HOOK_SECRET, as `supabase config push`
+ * does: this profile's function, through the gateway as on a hosted project, and its secret. Every Supabase CLI
+ * command reads (and checks) the config, so they are set in this process, whose children inherit them.
+ */
+export async function exportSendEmailHook(profile: Profile): Promise<StackKeys> {
+  const keys = await stackKeys(profile.dir);
+  Deno.env.set('SEND_EMAIL_HOOK_URI', `${urls(profile).functions}/api/hooks/send_email`);
+  Deno.env.set('SEND_EMAIL_HOOK_SECRET', keys.sendEmailHookSecret);
+  return keys;
+}
+
 export async function up(profile: Profile): Promise<Stack> {
   if (profile.fresh) await Deno.remove(profile.dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(profile.dir, { recursive: true });
@@ -253,12 +265,7 @@ export async function up(profile: Profile): Promise<Stack> {
   const databases = await step('Postgres 15, its replica and PgBouncer', () => startDatabases(profile, logDir));
   const { superuserUrl } = databases;
   await step('Mailpit', () => startMailpit(profile, logDir));
-  const keys = await stackKeys(profile.dir);
-  // config.toml's Send Email hook reads these, here as with `supabase config push` (and every CLI command that
-  // reads the config, this process's children, the tests, inherit them): the function, through the gateway as
-  // on a hosted project, signed with the stack's secret.
-  Deno.env.set('SEND_EMAIL_HOOK_URI', `${urls(profile).functions}/api/hooks/send_email`);
-  Deno.env.set('SEND_EMAIL_HOOK_SECRET', keys.sendEmailHookSecret);
+  const keys = await exportSendEmailHook(profile);
   const auth = await authBinary(logDir);
   const authUnavailable = 'error' in auth ? auth.error : undefined;
   if ('error' in auth) warn(`Supabase Auth is NOT running: ${auth.error}`);
