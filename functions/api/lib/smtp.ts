@@ -1,6 +1,6 @@
-// Whether the mail server Supabase Auth sends with answers: a TCP connection and its 220 greeting. The
-// answer to a request for a code e-mail depends on it, not on the account, so a server that is down is
-// told (503 mail_unavailable) without telling which accounts exist.
+// Whether the mail server code e-mails go out through (SMTP_SERVER; the Send Email hook sends them) answers: a
+// TCP connection and its 220 greeting. The answer to a request for a code e-mail depends on it, not on the
+// account, so a server that is down is told (503 mail_unavailable) without telling which accounts exist.
 import { connect } from 'node:net';
 import type { Env } from '../env.ts';
 import { ApiError } from './errors.ts';

@@ -1,5 +1,5 @@
-// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with,
-// whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server code e-mails go out
+// through, whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
