@@ -7,6 +7,7 @@ import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
 import { createDatabase } from './lib/db.ts';
+import { createMailer } from './lib/mail.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
 import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
@@ -25,6 +26,7 @@ import { mfa } from './routes/mfa.ts';
 import { notifications } from './routes/notifications.ts';
 import { posts } from './routes/posts.ts';
 import { search } from './routes/search.ts';
+import { sendEmailHook } from './routes/send-email-hook.ts';
 import { sessions } from './routes/sessions.ts';
 import { users } from './routes/users.ts';
 
@@ -62,6 +64,7 @@ export function createDeps(env: Env): Deps {
       jwtSecret: env.SUPABASE_JWT_SECRET,
     }),
     auth: createAuthApi(env),
+    sendMail: createMailer(env),
   };
 }
 
@@ -104,6 +107,8 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.route('/', feed);
   app.route('/', notifications);
   app.route('/', search);
+  // Supabase Auth's Send Email hook: outside the OpenAPI document, for Auth alone.
+  app.route('/', sendEmailHook);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

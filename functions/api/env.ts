@@ -29,10 +29,21 @@ const envSchema = z.object({
    */
   AUTH_FORWARDING_KEY: z.string().min(1).optional(),
   /**
-   * host:port of the mail server Supabase Auth sends with: requests for a code e-mail are answered 503
-   * mail_unavailable when it does not answer, and /health reports it. Unchecked when absent.
+   * host:port of the SMTP server code e-mails go out through (the Send Email hook sends them): requests for a code
+   * e-mail are answered 503 mail_unavailable when it does not answer, and /health reports it. Port 465 speaks TLS
+   * from the start; any other port is upgraded with STARTTLS when the server offers it. Unchecked when absent.
    */
-  AUTH_SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  SMTP_SERVER: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  /** The SMTP server's login, when it asks for one (a hosted project's mail provider). */
+  SMTP_USER: z.string().min(1).optional(),
+  SMTP_PASS: z.string().min(1).optional(),
+  /** The From of code e-mails, `Name <address>`. */
+  SMTP_FROM: z.string().min(3).default('DayKeeper <no-reply@daykeeper.local>'),
+  /**
+   * The secret Supabase Auth signs its Send Email hook's requests with (`v1,whsec_…`, the hook's `secrets`):
+   * without it the hook refuses every request, and Auth sends no e-mail.
+   */
+  SEND_EMAIL_HOOK_SECRET: z.string().regex(/^v1,whsec_[A-Za-z0-9+/=]+$/, 'must be v1,whsec_<base64>').optional(),
   /**
    * The transaction pooler's URL (hosted: the Connect dialog's "Transaction pooler", port 6543): the facade then
    * connects through it rather than to SUPABASE_DB_URL, which hosted projects set to the direct connection.

@@ -3,7 +3,7 @@
 
 alter table private.code_mails drop constraint code_mails_kind_check;
 alter table private.code_mails add constraint code_mails_kind_check
-  check (kind in ('signup', 'recovery', 'deletion', 'factor_recovery', 'email_change'));
+  check (kind in ('signup', 'invite', 'magiclink', 'recovery', 'email_change', 'reauthentication', 'email_change_request'));
 
 -- A new e-mail asked for with PUT /user: once a minute per account, whatever the address. Auth e-mails the codes
 -- to a free address and then holds the account to its max_frequency, but refuses a taken one before that: without
@@ -21,13 +21,13 @@ declare
   v_taken boolean;
   v_reset integer;
 begin
-  insert into private.code_mails as m (user_id, kind) values (v_me, 'email_change')
+  insert into private.code_mails as m (user_id, kind) values (v_me, 'email_change_request')
   on conflict (user_id, kind) do update set sent_at = now()
   where m.sent_at <= now() - interval '60 seconds'
   returning true into v_taken;
   if v_taken is null then
     select greatest(1, ceil(extract(epoch from m.sent_at + interval '60 seconds' - now())))::integer into v_reset
-    from private.code_mails m where m.user_id = v_me and m.kind = 'email_change';
+    from private.code_mails m where m.user_id = v_me and m.kind = 'email_change_request';
     raise exception using errcode = 'PT429', hint = 'too_many_email_changes',
       detail = jsonb_build_object('limit', 1, 'remaining', 0, 'reset', v_reset)::text,
       message = format('You asked for a new e-mail address less than a minute ago; try again in %s seconds', v_reset);

@@ -386,43 +386,166 @@ when (old.confirmation_sent_at is distinct from new.confirmation_sent_at
       or old.email_change_sent_at is distinct from new.email_change_sent_at)
 execute function private.reset_code_attempts();
 
--- At most one code e-mail of a kind per account a minute, however many requests arrive at once.
--- Auth's own interval (max_frequency) is read and written without a lock, so concurrent requests all pass
--- it. The facade asks here first: one row per account and kind, updated only once the interval has passed.
+-- Code e-mails: every one Supabase Auth sends goes through its Send Email hook (the facade's
+-- /hooks/send_email), which takes a slot here before it sends, whatever door asked for the mail (Auth's own
+-- /recover, /otp, /resend, /signup, an e-mail change, the facade). One function holds every rule, so
+-- concurrent requests from any number of addresses meet the same rows:
+-- - one e-mail of a kind per account a minute (Auth's max_frequency is read and written without a lock, so
+--   concurrent requests all pass it);
+-- - at most private.mail_limits' `address` e-mails an hour from one client address (an IPv6 address counts
+--   with its /64, which one client usually holds whole);
+-- - at most its `project` e-mails an hour in all: the mail server's budget, of which one address can spend
+--   only its own share.
+-- Auth's own project-wide `email_sent` limit counts before the hook is asked, refused requests included, so
+-- one client could spend it for everyone: config.toml sets it out of reach, and the budget lives here.
+-- The numbers live in private.mail_limits: an operator changes one with an UPDATE in Studio, no migration.
+
+-- The hook's path is /hooks/send_email: `hooks` is a fixed first path segment, so nobody's username.
+insert into private.reserved_usernames (name) values ('hooks') on conflict do nothing;
+
+create table private.mail_limits (
+  scope text primary key check (scope in ('address', 'project')),
+  max_mails integer not null check (max_mails > 0),
+  why text not null default ''
+);
+alter table private.mail_limits enable row level security;
+comment on table private.mail_limits is
+  'How many code e-mails one client address, and the whole project, may have sent per hour. Edit to change a limit.';
+comment on column private.mail_limits.scope is 'address (every request from one client address) or project (all of them).';
+comment on column private.mail_limits.max_mails is 'The most e-mails in one hour (an e-mail change to two addresses counts two).';
+comment on column private.mail_limits.why is 'Why this number: for the next operator.';
+
+insert into private.mail_limits (scope, max_mails, why) values
+  ('address', 30, 'A household or an office signing up and resetting together; 3% of the project''s hour, so it takes 34 addresses to spend it.'),
+  ('project', 1000, 'What the mail server may send an hour (Supabase''s custom SMTP default is 30; a provider''s quota is more): raise it with the sign-ups.');
+
+-- The last e-mail of each kind to each account. No foreign key: a sign-up's hook runs while Auth's transaction
+-- still holds the new, uncommitted user, which a foreign key check would wait for. Rows older than a minute
+-- mean nothing and are cleared as new ones come.
 create table private.code_mails (
-  user_id uuid not null references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('signup', 'recovery', 'deletion', 'factor_recovery', 'email_change')),
+  user_id uuid not null,
+  kind text not null check (kind in ('signup', 'invite', 'magiclink', 'recovery', 'email_change', 'reauthentication', 'email_change_request')),
   sent_at timestamptz not null default now(),
   primary key (user_id, kind)
 );
 alter table private.code_mails enable row level security;
-comment on table private.code_mails is 'When the facade last let a code e-mail of each kind go to each account.';
+create index code_mails_sent_at_idx on private.code_mails (sent_at);
+comment on table private.code_mails is 'When a code e-mail of each kind last went to each account (a minute''s worth).';
 
-create function private.may_mail_code(p_email text, p_kind text)
-returns boolean
+-- E-mails per client address and for the project, per clock hour.
+create table private.mail_counts (
+  key text not null,
+  window_start timestamptz not null,
+  mails integer not null check (mails >= 0),
+  primary key (key, window_start)
+);
+alter table private.mail_counts enable row level security;
+create index mail_counts_window_idx on private.mail_counts (window_start);
+comment on table private.mail_counts is 'Code e-mails sent per hour, per client address and for the whole project.';
+comment on column private.mail_counts.key is 'address:<IPv4 address or IPv6 /64>, address:unknown, or project.';
+
+revoke all on private.mail_limits, private.code_mails, private.mail_counts from anon, authenticated;
+
+-- The key a client address counts under (Auth names it as text: anything but an address is `unknown`).
+create function private.mail_address_key(p_address text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_address inet;
+begin
+  v_address := nullif(p_address, '')::inet;
+  return 'address:' || coalesce(case when family(v_address) = 6 then network(set_masklen(v_address, 64))::text else host(v_address) end, 'unknown');
+exception when invalid_text_representation then
+  return 'address:unknown';
+end;
+$$;
+revoke execute on function private.mail_address_key(text) from public;
+
+-- Adds p_mails to a key's count in the current hour; past p_max, raises PT429 with the message the client reads.
+create function private.count_mails(p_key text, p_mails integer, p_max integer, p_refusal text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_mails integer;
+begin
+  insert into private.mail_counts as c (key, window_start, mails) values (p_key, date_trunc('hour', now()), p_mails)
+  on conflict (key, window_start) do update set mails = c.mails + excluded.mails
+  returning c.mails into v_mails;
+  if v_mails > p_max then
+    raise exception using errcode = 'PT429', message = p_refusal;
+  end if;
+end;
+$$;
+revoke execute on function private.count_mails(text, integer, integer, text) from public;
+
+-- A slot for p_mails e-mails of p_kind (Auth's email_action_type) to account p_user_id, asked for by the
+-- client at p_address: null when taken (the e-mails may go), else why not, as the client may read it (the
+-- hook answers it with 429). A refusal counts nothing. Each account's slot is held by its row lock, the
+-- counts by theirs, so concurrent requests are counted one after another.
+create function private.take_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_limits jsonb;
+begin
+  select jsonb_object_agg(l.scope, l.max_mails) into v_limits from private.mail_limits l;
+  begin
+    insert into private.code_mails as m (user_id, kind) values (p_user_id, p_kind)
+    on conflict (user_id, kind) do update set sent_at = now()
+    where m.sent_at <= now() - interval '60 seconds';
+    if not found then
+      raise exception using errcode = 'PT429', message = 'An e-mail of this kind went to this account less than a minute ago: use its code, or ask again in a minute';
+    end if;
+    if v_limits ? 'address' then
+      perform private.count_mails(private.mail_address_key(p_address), p_mails, (v_limits ->> 'address')::integer,
+        'Too many e-mails requested from your address this hour: try again later');
+    end if;
+    if v_limits ? 'project' then
+      perform private.count_mails('project', p_mails, (v_limits ->> 'project')::integer,
+        'Too many e-mails requested this hour: try again later');
+    end if;
+  exception when sqlstate 'PT429' then
+    return sqlerrm;
+  end;
+  delete from private.code_mails m
+  where m.ctid = any (array(select o.ctid from private.code_mails o where o.sent_at < now() - interval '60 seconds' limit 500));
+  delete from private.mail_counts c
+  where c.ctid = any (array(select o.ctid from private.mail_counts o where o.window_start < date_trunc('hour', now()) limit 500));
+  return null;
+end;
+$$;
+revoke execute on function private.take_mail_slot(uuid, text, text, integer) from public;
+grant execute on function private.take_mail_slot(uuid, text, text, integer) to service_role;
+comment on function private.take_mail_slot(uuid, text, text, integer) is
+  'Takes a slot for p_mails code e-mails of p_kind to an account, asked for from p_address: null, or why not (once a minute per account and kind, per-address and project budgets per hour).';
+
+-- Gives back a slot whose e-mails could not be sent (the mail server down): the account may ask again at once,
+-- and nothing of the budgets is spent.
+create function private.give_back_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer)
+returns void
 language sql
 volatile
 security definer
 set search_path = ''
 as $$
-  with account as (
-    select u.id from auth.users u
-    where u.instance_id = '00000000-0000-0000-0000-000000000000' and lower(u.email) = lower(p_email)
-  ),
-  allowed as (
-    insert into private.code_mails as m (user_id, kind)
-    select a.id, p_kind from account a
-    on conflict (user_id, kind) do update set sent_at = now()
-    where m.sent_at <= now() - interval '60 seconds'
-    returning 1
-  )
-  -- An unknown address is let through: Auth sends nothing to it, and answers as for a known one.
-  select exists (select 1 from allowed) or not exists (select 1 from account)
+  delete from private.code_mails m where m.user_id = p_user_id and m.kind = p_kind;
+  update private.mail_counts c set mails = greatest(0, c.mails - p_mails)
+  where c.key in (private.mail_address_key(p_address), 'project') and c.window_start = date_trunc('hour', now());
 $$;
-revoke execute on function private.may_mail_code(text, text) from public;
-grant execute on function private.may_mail_code(text, text) to service_role;
-comment on function private.may_mail_code(text, text) is
-  'Whether a code e-mail of p_kind (signup, recovery, deletion, factor_recovery) may go to p_email now: once a minute per account.';
+revoke execute on function private.give_back_mail_slot(uuid, text, text, integer) from public;
+grant execute on function private.give_back_mail_slot(uuid, text, text, integer) to service_role;
+comment on function private.give_back_mail_slot(uuid, text, text, integer) is
+  'Gives back a slot of private.take_mail_slot whose e-mails could not be sent.';
 
 -- A new e-mail asked for with PUT /user: once a minute per account, whatever the address. Auth e-mails the codes
 -- to a free address and then holds the account to its max_frequency, but refuses a taken one before that: without
@@ -440,13 +563,13 @@ declare
   v_taken boolean;
   v_reset integer;
 begin
-  insert into private.code_mails as m (user_id, kind) values (v_me, 'email_change')
+  insert into private.code_mails as m (user_id, kind) values (v_me, 'email_change_request')
   on conflict (user_id, kind) do update set sent_at = now()
   where m.sent_at <= now() - interval '60 seconds'
   returning true into v_taken;
   if v_taken is null then
     select greatest(1, ceil(extract(epoch from m.sent_at + interval '60 seconds' - now())))::integer into v_reset
-    from private.code_mails m where m.user_id = v_me and m.kind = 'email_change';
+    from private.code_mails m where m.user_id = v_me and m.kind = 'email_change_request';
     raise exception using errcode = 'PT429', hint = 'too_many_email_changes',
       detail = jsonb_build_object('limit', 1, 'remaining', 0, 'reset', v_reset)::text,
       message = format('You asked for a new e-mail address less than a minute ago; try again in %s seconds', v_reset);

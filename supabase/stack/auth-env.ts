@@ -9,31 +9,12 @@ export interface AuthEnvInput {
   port: number;
   /** Where clients reach Auth: the gateway's /auth/v1. */
   externalUrl: string;
-  /** Where Auth fetches the e-mail templates (it only takes URLs). */
-  templatesUrl: string;
   databaseUrl: string;
   smtpPort: number;
 }
 
-const templateTypes = ['invite', 'confirmation', 'recovery', 'magic_link', 'email_change', 'reauthentication'];
-
 function flag(value: unknown): string {
   return value ? 'true' : 'false';
-}
-
-function templates(email: Toml, templatesUrl: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const type of templateTypes) {
-    const template = email.template?.[type];
-    if (!template) continue;
-    const suffix = type.toUpperCase();
-    if (template.subject) env[`GOTRUE_MAILER_SUBJECTS_${suffix}`] = template.subject;
-    if (template.content_path) {
-      const file = String(template.content_path).split('/').pop();
-      env[`GOTRUE_MAILER_TEMPLATES_${suffix}`] = `${templatesUrl}/${file}`;
-    }
-  }
-  return env;
 }
 
 function google(auth: Toml, externalUrl: string): Record<string, string> {
@@ -116,7 +97,6 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_SMTP_PORT: String(input.smtpPort),
     GOTRUE_SMTP_ADMIN_EMAIL: smtp.admin_email ?? 'admin@example.com',
     GOTRUE_SMTP_SENDER_NAME: smtp.sender_name ?? 'Admin',
-    ...templates(email, input.templatesUrl),
 
     GOTRUE_RATE_LIMIT_EMAIL_SENT: String(limits.email_sent ?? 30),
     GOTRUE_RATE_LIMIT_OTP: String(limits.sign_in_sign_ups ?? 30),

@@ -1,11 +1,9 @@
 // The local stand-in for hosted Supabase's API gateway: Debian's nginx (the Supabase CLI runs Kong, itself
 // built on nginx), giving one origin where Auth answers under /auth/v1, PostgREST under /rest/v1 and Edge
-// Functions under /functions/v1, as on a hosted project. It also serves supabase/templates, because Supabase
-// Auth fetches its e-mail templates by URL. A proxy written in C, so that the hop costs little of the two
+// Functions under /functions/v1, as on a hosted project. A proxy written in C, so that the hop costs little of the two
 // cores the whole stack shares (docs/PERFORMANCE.md, "The facade's own cost").
 import { join } from 'node:path';
 import { ensureDebianPackages } from './apt.ts';
-import { repoRoot } from './config.ts';
 import { asClusterOwner, giveToClusterOwner } from './postgres.ts';
 import { logPath, spawnReady } from './processes.ts';
 import { supervise } from './supervisor.ts';
@@ -97,7 +95,6 @@ function upstream(name: string, url: string, prefix: string): string {
 
 export function nginxConfig(input: GatewayInput): string {
   const keys = input.apiKeys.map((key) => `    ${quoted(key)} ok;`).join('\n');
-  const templates = join(repoRoot, 'supabase', 'templates');
   const scratch = (name: string) => `${name}_temp_path ${join(input.dir, name)};`;
   return `# Written by supabase/stack/gateway.ts at every start: edit that file, not this one.
 daemon off;
@@ -166,10 +163,6 @@ ${
       if ($api_key = invalid) { ${failure(401, 'invalid_api_key', 'Invalid API key: use one of the keys `npm start` prints')} }
       proxy_set_header Authorization $rest_authorization;`)
   }
-    location ~ "^/email/([a-z_]+\\.html)$" {
-      default_type text/html;
-      alias ${quoted(`${templates}/$1`)};
-    }
     location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
     location / { ${nothingHere} }
     location @nothing { ${nothingHere} }

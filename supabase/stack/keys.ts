@@ -24,6 +24,8 @@ export interface StackKeys {
   signingKey: Jwk;
   anonKey: string;
   serviceRoleKey: string;
+  /** What Auth signs its Send Email hook's requests with, and the function checks (`v1,whsec_<base64>`). */
+  sendEmailHookSecret: string;
 }
 
 async function generateSigningKey(): Promise<Jwk> {
@@ -54,15 +56,27 @@ function randomSecret(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+function hookSecret(): string {
+  return `v1,whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
+}
+
 export async function stackKeys(dir: string): Promise<StackKeys> {
   const path = join(dir, 'keys.json');
-  if (existsSync(path)) return JSON.parse(await Deno.readTextFile(path));
+  if (existsSync(path)) {
+    const kept: StackKeys = JSON.parse(await Deno.readTextFile(path));
+    if (kept.sendEmailHookSecret) return kept;
+    // Keys made before the Send Email hook: the secret is added, the rest kept.
+    const keys = { ...kept, sendEmailHookSecret: hookSecret() };
+    await Deno.writeTextFile(path, JSON.stringify(keys, null, 2), { mode: 0o600 });
+    return keys;
+  }
   const jwtSecret = randomSecret();
   const keys: StackKeys = {
     jwtSecret,
     signingKey: await generateSigningKey(),
     anonKey: await apiKey('anon', jwtSecret),
     serviceRoleKey: await apiKey('service_role', jwtSecret),
+    sendEmailHookSecret: hookSecret(),
   };
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(path, JSON.stringify(keys, null, 2), { mode: 0o600 });

@@ -23,7 +23,7 @@ import { nodeBinary } from './node.ts';
 import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
-import { type Stack, up } from './stack.ts';
+import { exportSendEmailHook, type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
@@ -178,6 +178,7 @@ function devDatabaseUrl(): string {
 }
 
 async function types(): Promise<void> {
+  await exportSendEmailHook(profile('dev', readConfig()));
   const output = await new Deno.Command(join(repoRoot, 'node_modules', '.bin', 'supabase'), {
     args: ['gen', 'types', 'typescript', `--remote=${withoutTls(devDatabaseUrl())}`, '--schema', 'public'],
     cwd: repoRoot,
@@ -237,7 +238,9 @@ async function errorCodes(): Promise<void> {
 async function dbDiff([name]: string[]): Promise<void> {
   if (!name || !/^[a-z0-9_]+$/.test(name)) throw new Error('usage: npm run db:diff -- <name_in_snake_case>');
   const superuser = devDatabaseUrl();
-  const logDir = join(profile('dev', readConfig()).dir, 'logs');
+  const dev = profile('dev', readConfig());
+  await exportSendEmailHook(dev);
+  const logDir = join(dev.dir, 'logs');
   const from = await buildScratch(superuser, 'scratch_migrations', migrationFiles(), logDir);
   const to = await buildScratch(superuser, 'scratch_schemas', schemaFiles(), logDir);
   const diff = await schemaDiff(from, to);
@@ -258,7 +261,10 @@ async function dbDiff([name]: string[]): Promise<void> {
  */
 async function schemaCheck([superuser]: string[]): Promise<number> {
   if (!superuser) throw new Error('usage: schema-check <superuser url of a stack>');
-  const logDir = join(profile('test', readConfig()).dir, 'logs');
+  const test = profile('test', readConfig());
+  // Run by the tests, it inherits their stack's hook; run by hand, it takes the test stack's.
+  if (!Deno.env.get('SEND_EMAIL_HOOK_SECRET')) await exportSendEmailHook(test);
+  const logDir = join(test.dir, 'logs');
   const scratch = await buildScratch(superuser, 'scratch_schemas', schemaFiles(), logDir);
   const diff = await schemaDiff(databaseUrl(superuser, 'postgres'), scratch);
   await dropScratch(superuser, 'scratch_schemas', logDir);

@@ -72,13 +72,12 @@ async function startMailpit(profile: Profile, logDir: string): Promise<void> {
 async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
   const config = readConfig();
   // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test and fault stacks lift them, and
-  // Auth's own interval between two e-mails to an account (tests ask for several codes within a minute; the
-  // facade's interval, which the tests check, still applies). The bench stack signs its drivers in again on
+  // Auth's own interval between two e-mails to an account (the Send Email hook's, which the tests check, still
+  // applies). The bench stack signs its drivers in again on
   // every run, so it lifts them too.
   if (profile.name !== 'dev') {
     config.auth.rate_limit = {
       ...config.auth.rate_limit,
-      email_sent: 100000,
       sign_in_sign_ups: 100000,
       token_refresh: 100000,
       token_verifications: 100000,
@@ -90,7 +89,6 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
     keys,
     port: profile.ports.auth,
     externalUrl: urls(profile).auth,
-    templatesUrl: `${urls(profile).api}/email`,
     databaseUrl: roleUrl(superuserUrl, 'supabase_auth_admin') + '?sslmode=disable',
     smtpPort: profile.ports.smtp,
   });
@@ -170,7 +168,9 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
     SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
     SUPABASE_DB_URL: roleUrl(databases.primaryUrl, 'authenticator'),
     SUPABASE_JWKS: JSON.stringify(publicJwks(keys)),
-    AUTH_SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
+    SMTP_SERVER: `127.0.0.1:${profile.ports.smtp}`,
+    SMTP_FROM: `${config.local_smtp.sender_name} <${config.local_smtp.admin_email}>`,
+    SEND_EMAIL_HOOK_SECRET: keys.sendEmailHookSecret,
     AUTH_REDIRECT_URLS: [config.auth.site_url, ...(config.auth.additional_redirect_urls ?? [])].join(','),
   };
   if (databases.poolerUrl) env.DB_POOLER_URL = roleUrl(databases.poolerUrl, 'authenticator');
@@ -232,6 +232,18 @@ async function startDatabases(profile: Profile, logDir: string): Promise<Databas
   return { superuserUrl, replicaUrl, poolerUrl: poolerUrl.toString() };
 }
 
+/**
+ * config.toml's Send Email hook reads SEND_EMAIL_HOOK_URI and SEND_EMAIL_HOOK_SECRET, as `supabase config push`
+ * does: this profile's function, through the gateway as on a hosted project, and its secret. Every Supabase CLI
+ * command reads (and checks) the config, so they are set in this process, whose children inherit them.
+ */
+export async function exportSendEmailHook(profile: Profile): Promise<StackKeys> {
+  const keys = await stackKeys(profile.dir);
+  Deno.env.set('SEND_EMAIL_HOOK_URI', `${urls(profile).functions}/api/hooks/send_email`);
+  Deno.env.set('SEND_EMAIL_HOOK_SECRET', keys.sendEmailHookSecret);
+  return keys;
+}
+
 export async function up(profile: Profile): Promise<Stack> {
   if (profile.fresh) await Deno.remove(profile.dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(profile.dir, { recursive: true });
@@ -253,7 +265,7 @@ export async function up(profile: Profile): Promise<Stack> {
   const databases = await step('Postgres 15, its replica and PgBouncer', () => startDatabases(profile, logDir));
   const { superuserUrl } = databases;
   await step('Mailpit', () => startMailpit(profile, logDir));
-  const keys = await stackKeys(profile.dir);
+  const keys = await exportSendEmailHook(profile);
   const auth = await authBinary(logDir);
   const authUnavailable = 'error' in auth ? auth.error : undefined;
   if ('error' in auth) warn(`Supabase Auth is NOT running: ${auth.error}`);

@@ -1,5 +1,5 @@
-// Mailpit (the local mail server Auth sends codes through) killed: the supervisor must bring it back, and
-// /health must say `mail: down` meanwhile and `mail: up` after. Needs no Auth.
+// Mailpit (the local mail server the Send Email hook sends codes through) killed: the supervisor must bring it
+// back, and /health must say `mail: down` meanwhile and `mail: up` after. Needs no Auth.
 import { describe, expect, it } from 'vitest';
 import { formatMs, printFigures } from './helpers/figures.ts';
 import { killService, servicePid } from './helpers/inject.ts';

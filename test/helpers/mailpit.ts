@@ -36,3 +36,20 @@ export async function mailCount(email: string, settleMs = 1_000): Promise<number
   const { messages_count: count } = await getJson<{ messages_count: number }>(`/api/v1/search?query=${query}&limit=1`);
   return count;
 }
+
+export interface Mail {
+  subject: string;
+  /** The first 6-digit code of its text. */
+  code: string | undefined;
+}
+
+/** Every e-mail `email` has received, newest first (after waiting `settleMs` for any still on their way). */
+export async function mailsTo(email: string, settleMs = 1_000): Promise<Mail[]> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const query = encodeURIComponent(`to:"${email}"`);
+  const { messages } = await getJson<{ messages: (MessageSummary & { Subject: string })[] }>(`/api/v1/search?query=${query}&limit=50`);
+  return Promise.all(messages.map(async (summary) => {
+    const message = await getJson<{ Text: string }>(`/api/v1/message/${summary.ID}`);
+    return { subject: summary.Subject, code: /\b(\d{6})\b/.exec(message.Text)?.[1] };
+  }));
+}

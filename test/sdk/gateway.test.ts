@@ -62,7 +62,8 @@ describe('the gateway', () => {
     const cases: Array<[string, string, number, string]> = [
       ['GET', '/functions/v1/api/post/00000000-0000-4000-8000-000000000000%00', 400, 'bad_request'],
       ['TRACE', '/functions/v1/api/health', 405, 'method_not_allowed'],
-      ['GET', '/email/no_such_template.html', 404, 'not_found'],
+      // No e-mail templates either: the Send Email hook renders them in the function, Auth fetches none.
+      ['GET', '/email/confirmation.html', 404, 'not_found'],
       ['GET', '/rest/v2/page.html', 404, 'not_found'],
       // A path that only normalises into /rest/v1 is not /rest/v1's: refused, not forwarded with or without a key.
       ['GET', '/x/../rest/v1/profiles', 404, 'not_found'],
@@ -73,6 +74,5 @@ describe('the gateway', () => {
     }
     // The same paths written plainly are served.
     expect((await raw('GET', '/functions/v1/api/health')).body).toHaveProperty('status');
-    expect((await fetch(`${stack.apiUrl}/email/confirmation.html`)).headers.get('content-type')).toContain('text/html');
   });
 });

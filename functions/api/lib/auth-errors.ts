@@ -57,7 +57,9 @@ export function fromAuth(error: unknown, overrides: Record<string, [ContentfulSt
   if (error.status >= 500 && /error sending .*e-?mail/i.test(error.message)) return mailUnavailable();
   const refusal = error.code === 'unknown' && error.status < 500 ? hookRefusal.exec(error.message) : null;
   if (refusal) return new ApiError(error.status as ContentfulStatusCode, refusal[1], refusal[2]);
-  const known = overrides[error.code] ?? translations[error.code];
+  // The Send Email hook found no slot for the e-mail (private.take_mail_slot): Auth passes its 429 on as `unknown`.
+  const code = error.code === 'unknown' && error.status === 429 ? 'over_email_send_rate_limit' : error.code;
+  const known = overrides[code] ?? translations[code];
   if (known) return new ApiError(known[0], known[1], known[2]);
   if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
   return new ApiError(400, 'auth_rejected', 'The authentication service refused the request');

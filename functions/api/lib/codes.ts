@@ -1,7 +1,8 @@
 // The e-mailed codes: how many verifications a code may take, and how often a code e-mail may go to an
-// account. Both are counted in the database (private.take_code_attempt, private.may_mail_code), where
-// concurrent requests from any number of addresses meet the same rows.
-import type { AuthSession } from './auth-api.ts';
+// account. Both are counted in the database (private.take_code_attempt, and private.take_mail_slot, which
+// Auth's Send Email hook asks for every code e-mail), where concurrent requests from any number of addresses
+// meet the same rows.
+import { AuthError, type AuthSession } from './auth-api.ts';
 import { fromAuth, translations } from './auth-errors.ts';
 import type { Deps } from './context.ts';
 import { queryAs } from './query.ts';
@@ -45,25 +46,24 @@ export function verifyCode(deps: Deps, type: CodeType, email: string, code: stri
   });
 }
 
-export type CodeMail = 'signup' | 'recovery' | 'deletion' | 'factor_recovery';
-
-/** Whether a code e-mail of `kind` may go to `email` now (once a minute per account). */
-export async function mayMailCode(deps: Deps, email: string, kind: CodeMail): Promise<boolean> {
-  const [{ allowed }] = await queryAs(deps, server, sql`select private.may_mail_code(${email}, ${kind}) as allowed`);
-  return allowed;
+/**
+ * Whether Auth refused a code e-mail as too soon or too many: its Send Email hook found no slot for it
+ * (private.take_mail_slot: once a minute per account and kind, the budgets per address and project; a 429 with
+ * code `unknown`), or its own interval caught it first.
+ */
+export function isMailRefused(error: unknown): boolean {
+  return error instanceof AuthError && error.status === 429 && ['unknown', 'over_email_send_rate_limit'].includes(error.code);
 }
 
 /**
- * E-mails the signed-in caller a one-time code (Auth's /otp) that proves their mailbox for an act of `kind`:
- * 429 within a minute of the last one, 503 when the mail server is down.
+ * E-mails the signed-in caller a one-time code (Auth's /otp) that proves their mailbox (deleting the account,
+ * recovering from a lost second factor): 429 within a minute of the last one, 503 when the mail server is down.
  */
-export async function mailOneTimeCode(deps: Deps, caller: Caller, kind: 'deletion' | 'factor_recovery', clientIp?: string): Promise<void> {
+export async function mailOneTimeCode(deps: Deps, caller: Caller, clientIp?: string): Promise<void> {
   const profile = await ownProfile(deps, caller);
-  if (!(await mayMailCode(deps, profile.email, kind))) {
-    throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
-  }
   await assertMailUp(deps.env);
   await deps.auth.sendCode(profile.email, clientIp).catch((error) => {
+    if (isMailRefused(error)) throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
     throw fromAuth(error);
   });
 }

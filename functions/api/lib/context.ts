@@ -3,6 +3,7 @@ import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
 import type { Quota } from './errors.ts';
 import type { Database } from './db.ts';
+import type { SendMail } from './mail.ts';
 import type { RequestQuota } from './request-quota.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
@@ -11,6 +12,8 @@ export interface Deps {
   db: Database;
   verifyToken: TokenVerifier;
   auth: AuthApi;
+  /** Sends a code e-mail through the mail server (the Send Email hook's). */
+  sendMail: SendMail;
   /** The request's, per request: aborts when its client goes away, which cancels its database statement. */
   signal?: AbortSignal;
   /** The request only reads (a GET): its statements may run on a replica. */

@@ -1,6 +1,6 @@
-// Whether the mail server Supabase Auth sends with answers: a TCP connection and its 220 greeting. The
-// answer to a request for a code e-mail depends on it, not on the account, so a server that is down is
-// told (503 mail_unavailable) without telling which accounts exist.
+// Whether the mail server code e-mails go out through (SMTP_SERVER; the Send Email hook sends them) answers: a
+// TCP connection and its 220 greeting. The answer to a request for a code e-mail depends on it, not on the
+// account, so a server that is down is told (503 mail_unavailable) without telling which accounts exist.
 import { connect } from 'node:net';
 import type { Env } from '../env.ts';
 import { ApiError } from './errors.ts';
@@ -30,7 +30,7 @@ export function smtpIsUp(server: string): Promise<boolean> {
 
 /** Throws 503 mail_unavailable when the configured mail server does not answer (nothing to check without one). */
 export async function assertMailUp(env: Env): Promise<void> {
-  if (env.AUTH_SMTP_SERVER && !(await smtpIsUp(env.AUTH_SMTP_SERVER))) throw mailUnavailable();
+  if (env.SMTP_SERVER && !(await smtpIsUp(env.SMTP_SERVER))) throw mailUnavailable();
 }
 
 export function mailUnavailable(): ApiError {

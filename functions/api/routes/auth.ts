@@ -5,7 +5,7 @@ import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
-import { mailOneTimeCode, mayMailCode, verifyCode } from '../lib/codes.ts';
+import { isMailRefused, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
 import { ApiError, errorResponse } from '../lib/errors.ts';
 import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
 import type { Deps } from '../lib/context.ts';
@@ -199,13 +199,14 @@ const logout = createRoute({
 // How long the answers that could tell whether an account exists take, whatever happened: above the time
 // Supabase Auth takes to check a password hash (login) or to send an e-mail (the others).
 const failedLoginMs = 400;
-const registerMs = 1000;
+const registerMs = 1500;
 const codeRequestMs = 500;
 
-/** A sign-up or password-reset code to `email`, at most once a minute per account; Auth's refusals are not told. */
+/**
+ * A sign-up or password-reset code to `email`; Auth's refusals (the Send Email hook's once a minute per account,
+ * the budgets) are not told. It runs on after the answer (see exactly()).
+ */
 async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', clientIp?: string): Promise<void> {
-  // It runs on after the answer (see exactly()), when the request's signal has aborted: not tied to it.
-  if (!(await mayMailCode({ ...deps, signal: undefined }, email, kind))) return;
   const send = kind === 'signup' ? deps.auth.resendSignup(email, clientIp) : deps.auth.recover(email, clientIp);
   await send.catch(() => undefined);
 }
@@ -225,11 +226,9 @@ export const auth = createRouter()
       if (pending) {
         // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
         // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
-        if (await mayMailCode(deps, input.email, 'recovery')) {
-          await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
-            throw fromAuth(error);
-          });
-        }
+        await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
+          if (!isMailRefused(error)) throw fromAuth(error);
+        });
         throw new ApiError(409, 'email_pending_confirmation',
           'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ' +
           'choose your password with POST /auth/reset_password, which confirms the address too.');
@@ -329,7 +328,7 @@ export const auth = createRouter()
     return c.json({ user: { id: profile.id, email: profile.email ?? null }, profile }, 200);
   })
   .openapi(requestDeleteCode, async (c) => {
-    await mailOneTimeCode(c.var.deps, c.var.caller, 'deletion', c.var.clientIp);
+    await mailOneTimeCode(c.var.deps, c.var.caller, c.var.clientIp);
     return c.json({ message: 'We e-mailed you a code: send it with DELETE /user to delete your account' }, 200);
   })
   .openapi(logout, async (c) => {

@@ -1,5 +1,5 @@
-// GET /health: whether the facade can reach the database, Supabase Auth and the mail server Auth sends with,
-// whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
+// GET /health: whether the facade can reach the database, Supabase Auth and the mail server code e-mails go out
+// through, whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
@@ -14,7 +14,7 @@ const HealthSchema = z
     auth: ServiceState,
     /** PostgREST at /rest/v1: up once connected with its schema cache loaded. */
     rest: ServiceState,
-    /** `unchecked` when the function is not told the mail server (AUTH_SMTP_SERVER). */
+    /** `unchecked` when the function is not told the mail server (SMTP_SERVER). */
     mail: z.enum(['up', 'down', 'unchecked']),
     /**
      * `up`: a read replica is reachable and within the staleness bound; `down`: none is, so every read goes to the
@@ -74,8 +74,8 @@ async function restIsUp({ env }: Deps): Promise<boolean> {
 }
 
 async function mailState({ env }: Deps): Promise<'up' | 'down' | 'unchecked'> {
-  if (!env.AUTH_SMTP_SERVER) return 'unchecked';
-  return await smtpIsUp(env.AUTH_SMTP_SERVER) ? 'up' : 'down';
+  if (!env.SMTP_SERVER) return 'unchecked';
+  return await smtpIsUp(env.SMTP_SERVER) ? 'up' : 'down';
 }
 
 async function replicaState({ db }: Deps): Promise<'up' | 'down' | 'none'> {

@@ -139,7 +139,7 @@ export const mfa = createRouter()
     middleware: [requireUser] as const,
     responses: { 200: json(z.object({ message: z.string().openapi({ example: 'We e-mailed you a code: send it with POST /user/mfa/recovery' }) }), 'Sent'), ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }) },
   }), async (c) => {
-    await mailOneTimeCode(c.var.deps, c.var.caller, 'factor_recovery', c.var.clientIp);
+    await mailOneTimeCode(c.var.deps, c.var.caller, c.var.clientIp);
     return c.json({ message: 'We e-mailed you a code: send it with POST /user/mfa/recovery' }, 200);
   })
   .openapi(createRoute({
