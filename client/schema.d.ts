@@ -2420,6 +2420,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        GetHealthError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "rate_limited",
          *         "message": "Too many requests; try again in a moment",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -2537,7 +2572,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -2817,7 +2852,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -2945,41 +2980,6 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        EndSessionError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
          *         "code": "forbidden",
          *         "message": "Only the comment's author, the post's author or an admin may delete it",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3056,13 +3056,13 @@ export interface components {
          *       }
          *     }
          */
-        EnrollTotpError400: {
+        ListFactorsError400: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3272,7 +3272,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3412,7 +3412,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3517,7 +3517,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3587,7 +3587,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4007,7 +4007,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4252,7 +4252,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4427,7 +4427,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4462,7 +4462,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4532,7 +4532,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4602,7 +4602,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4672,7 +4672,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4742,7 +4742,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4812,7 +4812,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4847,7 +4847,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4892,6 +4892,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5211,7 +5220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5393,7 +5402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5812,6 +5821,15 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError400"];
+                };
+            };
             /** @description Missing, invalid or expired access token, or the session has ended */
             401: {
                 headers: {
@@ -5875,6 +5893,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Not signed in */
@@ -5952,7 +5979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6323,6 +6350,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -6388,6 +6424,15 @@ export interface operations {
                     "application/json": {
                         items: components["schemas"]["DeviceSession"][];
                     };
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -6463,7 +6508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -6549,6 +6594,15 @@ export interface operations {
                     "application/json": components["schemas"]["EndedSessions"];
                 };
             };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -6626,6 +6680,15 @@ export interface operations {
                         factors: components["schemas"]["MfaFactor"][];
                         recovery: components["schemas"]["FactorRecovery"];
                     };
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -6728,7 +6791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -6847,7 +6910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -6954,6 +7017,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -7032,7 +7104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7139,6 +7211,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -7223,6 +7304,15 @@ export interface operations {
                         /** @example 1 */
                         removed: number;
                     };
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7324,7 +7414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7408,6 +7498,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Archive"];
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -7609,7 +7708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8485,7 +8584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9323,7 +9422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10390,7 +10489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10579,6 +10678,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -11183,7 +11291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
