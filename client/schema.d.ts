@@ -4894,7 +4894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5220,7 +5220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5402,7 +5402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5821,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5895,7 +5895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5979,7 +5979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6350,7 +6350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6426,7 +6426,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6594,7 +6594,7 @@ export interface operations {
                     "application/json": components["schemas"]["EndedSessions"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6682,7 +6682,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7017,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7211,7 +7211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7306,7 +7306,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7500,7 +7500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Archive"];
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10680,7 +10680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A path or query that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
