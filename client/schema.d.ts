@@ -2439,6 +2439,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "invalid_value",
+         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        GetHealthError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Say whether to accept (true) or decline (false)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "rate_limited",
          *         "message": "Too many requests; try again in a moment",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -2556,7 +2591,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -2871,7 +2906,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3069,41 +3104,6 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        EndSessionError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
          *         "code": "forbidden",
          *         "message": "Only the comment's author, the post's author or an admin may delete it",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3180,13 +3180,13 @@ export interface components {
          *       }
          *     }
          */
-        EnrollTotpError400: {
+        ListFactorsError400: {
             error: {
                 /**
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3536,7 +3536,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3676,7 +3676,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3851,7 +3851,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -3886,7 +3886,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4271,7 +4271,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4516,7 +4516,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4691,7 +4691,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4726,7 +4726,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4796,7 +4796,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4866,7 +4866,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -4971,7 +4971,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -5041,7 +5041,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -5076,7 +5076,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Say whether to accept (true) or decline (false)
@@ -5121,6 +5121,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -5440,7 +5449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5622,7 +5631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6072,6 +6081,15 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError400"];
+                };
+            };
             /** @description Missing, invalid or expired access token, or the session has ended */
             401: {
                 headers: {
@@ -6135,6 +6153,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterError400"];
                 };
             };
             /** @description Not signed in */
@@ -6212,7 +6239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            /** @description Malformed JSON, or a field missing, of the wrong type or out of range */
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6583,6 +6610,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateAccountError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -6648,6 +6684,15 @@ export interface operations {
                     "application/json": {
                         items: components["schemas"]["DeviceSession"][];
                     };
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -6723,7 +6768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -6809,6 +6854,15 @@ export interface operations {
                     "application/json": components["schemas"]["EndedSessions"];
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -6886,6 +6940,15 @@ export interface operations {
                         factors: components["schemas"]["MfaFactor"][];
                         recovery: components["schemas"]["FactorRecovery"] & (Record<string, never> | null);
                     };
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -6992,7 +7055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in, or a wrong password or code */
@@ -7099,6 +7162,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -7179,7 +7251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7304,6 +7376,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -7382,7 +7463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7489,6 +7570,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
+                };
+            };
             /** @description Not signed in */
             401: {
                 headers: {
@@ -7573,6 +7663,15 @@ export interface operations {
                         /** @example 1 */
                         removed: number;
                     };
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7674,7 +7773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EnrollTotpError400"];
+                    "application/json": components["schemas"]["ListFactorsError400"];
                 };
             };
             /** @description Not signed in */
@@ -7758,6 +7857,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Archive"];
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -7959,7 +8067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8835,7 +8943,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9673,7 +9781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10740,7 +10848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10929,6 +11037,15 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -11533,7 +11650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */

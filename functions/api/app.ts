@@ -14,6 +14,7 @@ import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
 import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
 import { createTokenVerifier } from './lib/tokens.ts';
+import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
 import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
@@ -93,6 +94,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     c.set('clientIp', address);
     await next();
   });
+  app.use(utf8Only);
   app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));
 
   app.route('/', health);

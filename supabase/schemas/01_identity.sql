@@ -122,6 +122,31 @@ revoke execute on function private.fail(integer, text, text) from public;
 grant execute on function private.fail(integer, text, text) to anon, authenticated, service_role;
 comment on function private.fail(integer, text, text) is 'Raises an API error: SQLSTATE PT<p_status>, p_message, and p_code as the hint.';
 
+-- The same error from a limit (a 429), with the limit's quota {limit, remaining, reset (seconds)}, so every door
+-- answers it with Retry-After and the IETF draft's RateLimit-Limit, -Remaining and -Reset. Raised as PostgREST 12
+-- takes a whole answer from an error: SQLSTATE PGRST, MESSAGE the body as JSON (the shape of every other error:
+-- code PT<status>, message, details the quota as JSON text, hint the stable code), DETAIL the status and headers
+-- as JSON. The facade reads the body from MESSAGE and sends the same headers (functions/api/lib/errors.ts).
+create function private.fail(p_status integer, p_code text, p_message text, p_quota jsonb)
+returns void
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  raise sqlstate 'PGRST' using
+    message = jsonb_build_object('code', 'PT' || p_status::text, 'message', p_message, 'details', p_quota::text, 'hint', p_code)::text,
+    detail = jsonb_build_object('status', p_status, 'headers', jsonb_build_object(
+      'Retry-After', p_quota ->> 'reset',
+      'RateLimit-Limit', p_quota ->> 'limit',
+      'RateLimit-Remaining', p_quota ->> 'remaining',
+      'RateLimit-Reset', p_quota ->> 'reset'))::text;
+end;
+$$;
+revoke execute on function private.fail(integer, text, text, jsonb) from public;
+comment on function private.fail(integer, text, text, jsonb) is
+  'Raises a limit''s API error with its quota: PostgREST and the facade answer it with Retry-After and RateLimit-* headers.';
+
 -- The caller, or 401 when there is none (no token, signed out, banned).
 create function private.require_uid()
 returns uuid

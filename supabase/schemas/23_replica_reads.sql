@@ -1,6 +1,7 @@
 -- Reads on a streaming replica, with read-your-writes across every facade instance (docs/PRODUCT.md, "Reads
 -- and replicas"). Each write request of a signed-in caller counts one more write in private.write_marks, in
--- its own transaction, on the primary. A read request asks the primary for the caller's count (with the
+-- the transaction of the write, on the primary: the facade's, and PostgREST's (its pre-request hook,
+-- private.check_request in 27_sessions.sql), so a write through supabase-js counts too. A read request asks the primary for the caller's count (with the
 -- session check, which never reads a replica), then runs on a replica only once that replica has replayed as
 -- many of the caller's writes and holds the caller's session: the commit that raised the count is then
 -- replayed, and so is everything the caller committed before it. Otherwise private.replica_ready raises
@@ -14,7 +15,7 @@ create table private.write_marks (
 alter table private.write_marks enable row level security;
 
 comment on table private.write_marks is
-  'How many write requests each signed-in caller has made through the facade: a replica serves their reads once it has replayed as many.';
+  'How many write requests each signed-in caller has made through the facade or PostgREST: a replica serves their reads once it has replayed as many.';
 
 create function private.note_write()
 returns void
@@ -31,7 +32,7 @@ $$;
 revoke execute on function private.note_write() from public;
 grant execute on function private.note_write() to anon, authenticated, service_role;
 comment on function private.note_write() is
-  'Counts one more write by the caller, in the transaction of the write (the facade calls it on every request that may write).';
+  'Counts one more write by the caller, in the transaction of the write (the facade and PostgREST''s pre-request hook call it on every request that may write).';
 
 create function private.read_mark()
 returns bigint

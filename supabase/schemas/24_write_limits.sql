@@ -133,9 +133,9 @@ revoke execute on function private.describe_interval(interval) from public;
 comment on function private.describe_interval(interval) is 'An interval as "3 hours", "1 day" or "42 minutes".';
 
 -- Counts `p_count` writes of `p_family` by `p_writer`, or refuses them: 429 too_many_<family>, with the limit
--- and the seconds until the window ends in DETAIL as JSON (the facade turns them into RateLimit-* and
--- Retry-After headers; PostgREST passes DETAIL on as `details`). What is left is put in the transaction's
--- setting daykeeper.write_quota for the facade's RateLimit-* headers on the answer.
+-- and the seconds until the window ends (private.fail with the quota: the facade and PostgREST send them as
+-- Retry-After and RateLimit-* headers, and `details` holds them as JSON). What is left is put in the
+-- transaction's setting daykeeper.write_quota for the facade's RateLimit-* headers on the answer.
 create function private.take_write_quota(p_family text, p_writer uuid, p_count integer)
 returns void
 language plpgsql
@@ -170,9 +170,9 @@ begin
   v_reset := greatest(1, ceil(extract(epoch from v_start + v_limit.window_length - now()))::integer);
   v_quota := jsonb_build_object('limit', v_max, 'remaining', greatest(0, v_max - v_writes), 'reset', v_reset);
   if v_writes > v_max then
-    raise exception using errcode = 'PT429', hint = v_code, detail = v_quota::text,
-      message = format('You have reached the limit of %s %s in %s; try again in %s', v_max, replace(p_family, '_', ' '),
-        private.describe_interval(v_limit.window_length), private.describe_interval(make_interval(secs => v_reset)));
+    perform private.fail(429, v_code, format('You have reached the limit of %s %s in %s; try again in %s', v_max,
+      replace(p_family, '_', ' '), private.describe_interval(v_limit.window_length),
+      private.describe_interval(make_interval(secs => v_reset))), v_quota);
   end if;
   if v_writes = p_count then
     -- The first write of a new window: counts older than a week go (the hits view reads a week back).

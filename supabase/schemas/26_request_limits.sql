@@ -47,7 +47,7 @@ comment on column private.request_counts.requests is 'Requests counted in the wi
 revoke all on private.request_limits, private.request_counts from anon, authenticated;
 
 -- Counts one request of `p_key` under the limit of `p_scope`: answers what is left as {limit, remaining,
--- reset}, or raises 429 too_many_requests with the same JSON in DETAIL. A key whose window is new clears
+-- reset}, or raises 429 too_many_requests with the same quota (private.fail). A key whose window is new clears
 -- the windows that ended, a few hundred rows at a time, so the table holds about one window of keys.
 create function private.count_request(p_scope text, p_key text)
 returns jsonb
@@ -73,10 +73,9 @@ begin
   v_quota := jsonb_build_object('limit', v_limit.max_requests, 'remaining', greatest(0, v_limit.max_requests - v_requests),
     'reset', greatest(1, ceil(extract(epoch from v_start + v_limit.window_length - now()))::integer));
   if v_requests > v_limit.max_requests then
-    raise exception using errcode = 'PT429', hint = 'too_many_requests', detail = v_quota::text,
-      message = format('Too many requests: at most %s per %s from one %s; try again in %s', v_limit.max_requests,
-        private.describe_interval(v_limit.window_length), p_scope,
-        private.describe_interval(make_interval(secs => (v_quota ->> 'reset')::integer)));
+    perform private.fail(429, 'too_many_requests', format('Too many requests: at most %s per %s from one %s; try again in %s',
+      v_limit.max_requests, private.describe_interval(v_limit.window_length), p_scope,
+      private.describe_interval(make_interval(secs => (v_quota ->> 'reset')::integer))), v_quota);
   end if;
   if v_requests = 1 then
     delete from private.request_counts r

@@ -10,10 +10,13 @@
 -- sessions too, but a banned account's token still reads what anybody may (private.uid() is null for it, and
 -- RLS does the rest: docs/PRODUCT.md, "Sessions"). Security definer: auth.sessions and auth.users are Auth's;
 -- one lookup by primary key, a second only for a token whose session is gone.
+-- A request that may write (PostgREST runs every other one read-only: a GET, a call of a stable function) counts
+-- one more write of the caller, as each of the facade's does (private.note_write, 23_replica_reads.sql), so the
+-- facade's reads on a replica see what the caller wrote through supabase-js too.
 create function private.check_request()
 returns void
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 as $$
@@ -23,11 +26,15 @@ begin
      and not exists (select 1 from auth.users u where u.id = auth.uid() and u.banned_until > now()) then
     perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
   end if;
+  if current_setting('transaction_read_only') = 'off' then
+    perform private.note_write();
+  end if;
 end;
 $$;
 revoke execute on function private.check_request() from public;
 grant execute on function private.check_request() to anon, authenticated, service_role;
-comment on function private.check_request() is 'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended.';
+comment on function private.check_request() is
+  'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended; counts a request that may write for read-your-writes.';
 
 alter role authenticator set pgrst.db_pre_request = 'private.check_request';
 notify pgrst, 'reload config';

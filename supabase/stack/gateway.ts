@@ -3,15 +3,20 @@
 // Functions under /functions/v1, as on a hosted project. A proxy written in C, so that the hop costs little of the two
 // cores the whole stack shares (docs/PERFORMANCE.md, "The facade's own cost").
 import { join } from 'node:path';
+import { notUtf8Message } from '../../functions/api/lib/utf8.ts';
 import { ensureDebianPackages } from './apt.ts';
+import { repoRoot } from './config.ts';
 import { asClusterOwner, giveToClusterOwner } from './postgres.ts';
 import { logPath, spawnReady } from './processes.ts';
 import { supervise } from './supervisor.ts';
 
 const nginxBinary = '/usr/sbin/nginx';
+/** njs, nginx's JavaScript module: the check that a request is UTF-8 (gateway-utf8.js). */
+const njsModule = '/usr/lib/nginx/modules/ngx_http_js_module.so';
+const utf8Check = join(repoRoot, 'supabase', 'stack', 'gateway-utf8.js');
 
 export async function ensureNginxInstalled(logDir: string): Promise<void> {
-  await ensureDebianPackages('nginx', ['nginx'], [nginxBinary], logDir);
+  await ensureDebianPackages('nginx', ['nginx', 'libnginx-mod-http-js'], [nginxBinary, njsModule], logDir);
 }
 
 export interface GatewayInput {
@@ -64,6 +69,13 @@ const refusalAnswers = `
     location = /.gateway/path_too_long { internal; ${failure(414, 'path_too_long', 'The request path is longer than 16 KiB')} }
     location = /.gateway/timeout { internal; ${failure(504, 'gateway_timeout', 'The service did not answer within 300 s')} }`;
 
+/**
+ * A request whose path, query (once its %XX escapes are read) or a header is not UTF-8 (%FF, a lone byte of a
+ * character, an encoded surrogate), answered before any service reads it (PostgREST would answer a plain-text
+ * 500), as the facade answers it itself (functions/api/lib/utf8.ts).
+ */
+const notUtf8 = failure(400, 'invalid_encoding', notUtf8Message);
+
 /** The headers every upstream gets: the client's address as the gateway saw it, never one the client claimed. */
 const forwardedHeaders = `
       proxy_set_header Host $http_host;
@@ -79,7 +91,8 @@ const forwardedHeaders = `
 function route(prefix: string, name: string, service: string, extra = ''): string {
   return `
     location ${prefix}/ {
-      if ($${name}_path = "") { ${nothingHere} }${extra}${forwardedHeaders}
+      if ($${name}_path = "") { ${nothingHere} }
+      if ($not_utf8) { ${notUtf8} }${extra}${forwardedHeaders}
       proxy_pass http://${name}$${name}_path;
       error_page 502 = @${name}_down;${refusals}
     }
@@ -97,6 +110,7 @@ export function nginxConfig(input: GatewayInput): string {
   const keys = input.apiKeys.map((key) => `    ${quoted(key)} ok;`).join('\n');
   const scratch = (name: string) => `${name}_temp_path ${join(input.dir, name)};`;
   return `# Written by supabase/stack/gateway.ts at every start: edit that file, not this one.
+load_module ${njsModule};
 daemon off;
 # One process: a local stand-in, stopped and restarted by the stack's supervisor as one pid.
 master_process off;
@@ -126,6 +140,9 @@ http {
   merge_slashes off;
   # Room for the API keys (JWTs) as map keys.
   map_hash_bucket_size 256;
+  # "1" when the request is not UTF-8 (gateway-utf8.js), read by the routes only.
+  js_import utf8 from ${quoted(utf8Check)};
+  js_set $not_utf8 utf8.malformed;
 
   # /rest/v1 as the hosted gateway guards it: a request names the project with an API key in the apikey header.
   map $http_apikey $api_key {

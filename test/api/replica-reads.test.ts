@@ -1,11 +1,13 @@
 // Reads on the streaming replica, with its replay paused to make it lag: the writer still reads their own
-// writes, others see them once the replica replays them, and a sign-out or a ban is refused at once.
+// writes (made through the facade or supabase-js), others see them once the replica replays them, and a sign-out
+// or a ban is refused at once.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appWith } from '../helpers/app.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
 import { replica, replicaCaughtUp } from '../helpers/replica.ts';
+import { signedInSdk } from '../helpers/sdk.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,6 +32,12 @@ async function resumeReplay(): Promise<void> {
 /** A read of the replica as it is, without waiting for it to replay what the primary acknowledged. */
 function read(path: string, token?: string) {
   return api('GET', path, { token, replicaAsItIs: true });
+}
+
+/** The writer's count of writes on the primary (supabase/schemas/23_replica_reads.sql). */
+async function writesOf(writer: Registered): Promise<number> {
+  const [row] = await asRoot`select coalesce((select writes from private.write_marks where user_id = ${writer.userId}), 0)::int as n`;
+  return row.n;
 }
 
 async function createPost(author: Registered, body: string): Promise<string> {
@@ -80,6 +88,28 @@ describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => 
     await replicaCaughtUp();
     expect((await read(`/post/${postId}`, reader.session.access_token)).status).toBe(200);
     expect((await read(`/post/${postId}`)).status).toBe(200);
+  });
+
+  it('a post the writer inserts with supabase-js is in their next facade read; others see it once replay resumes', async () => {
+    // Signed in before replay pauses, so the replica holds the session and could serve this caller's reads.
+    const sdk = await signedInSdk(writer, writer.password);
+    const token = (await sdk.auth.getSession()).data.session!.access_token;
+    await pauseReplay();
+    const before = await writesOf(writer);
+    const { data: post, error } = await sdk.from('posts').insert({ body: 'written through PostgREST while the replica waits' }).select('id').single();
+    expect(error).toBeNull();
+    expect(await writesOf(writer)).toBe(before + 1);
+    expect((await read(`/post/${post!.id}`, token)).status).toBe(200);
+    expect((await read(`/${writer.username}/posts`, token)).body.items.map((item: { id: string }) => item.id)).toContain(post!.id);
+    // Reads through PostgREST (a select, a stable function) count nothing.
+    expect((await sdk.from('posts').select('id').eq('id', post!.id)).data).toHaveLength(1);
+    expect((await sdk.rpc('feed', { p_limit: 5 })).error).toBeNull();
+    expect(await writesOf(writer)).toBe(before + 1);
+    // The replica served the others: it has not replayed the post.
+    expect((await read(`/post/${post!.id}`, reader.session.access_token)).status).toBe(404);
+    await resumeReplay();
+    await replicaCaughtUp();
+    expect((await read(`/post/${post!.id}`, reader.session.access_token)).status).toBe(200);
   });
 
   it('a replica further behind than the bound is not used', async () => {

@@ -1,6 +1,8 @@
 // What the facade refuses before it asks the database or Auth anything: missing tokens, malformed JSON,
-// wrong types, malformed ids and dates, out-of-range limits, unknown redirect targets. Needs no Auth.
+// wrong types, malformed ids and dates, out-of-range limits, unknown redirect targets, a path, query or header
+// that is not UTF-8. Needs no Auth.
 import { describe, expect, it } from 'vitest';
+import { appWith } from '../helpers/app.ts';
 import { api } from '../helpers/http.ts';
 import { stack } from '../helpers/stack.ts';
 
@@ -75,5 +77,30 @@ describe('GET /auth/google', () => {
     const lookalike = await api('GET', `/auth/google?redirect_to=${encodeURIComponent('http://127.0.0.1:3000/auth/callback/../../evil')}`);
     expect(lookalike.status).toBe(400);
     expect((await api('GET', '/auth/google')).status).toBe(400);
+  });
+});
+
+describe('a path, query or header that is not UTF-8', () => {
+  // In-process, as a hosted project runs the facade: no gateway of ours in front (through the local gateway the
+  // same requests get the gateway's same answer, test/sdk/gateway.test.ts).
+  const app = appWith({});
+
+  it('is a 400 invalid_encoding, before any route reads it', async () => {
+    for (const path of ['/api/search?type=posts&q=%FF', '/api/search?type=posts&q=caf%E9', '/api/post/%C0%AF', '/api/%ED%A0%80']) {
+      const response = await app.request(path);
+      expect([path, response.status, ((await response.json()) as { error: { code: string } }).error.code]).toEqual([path, 400, 'invalid_encoding']);
+    }
+    // A header's value is its bytes, one character each: é in Latin-1 is not UTF-8.
+    const latin1 = await app.request('/api/search?type=posts&q=cafe', { headers: { 'X-Client-Info': 'caf\xe9' } });
+    expect([latin1.status, ((await latin1.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid_encoding']);
+  });
+
+  it('in UTF-8, encoded or not, reaches its route', async () => {
+    for (const path of ['/api/search?type=posts&q=caf%C3%A9', '/api/search?type=posts&q=café 100%']) {
+      const response = await app.request(path);
+      expect([path, response.status]).toEqual([path, 200]);
+    }
+    const utf8Header = await app.request('/api/search?type=posts&q=cafe', { headers: { 'X-Client-Info': 'caf\xc3\xa9' } });
+    expect(utf8Header.status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api, type ApiResponse } from '../helpers/http.ts';
 import { refusal, signedInSdk } from '../helpers/sdk.ts';
-import { authIsRunning } from '../helpers/stack.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
 
 /** The limit of posts for an account younger than a day, as the database holds it. */
 async function newAccountPostLimit(): Promise<number> {
@@ -90,7 +90,7 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(read.headers.get('RateLimit-Remaining')).toBeNull();
   });
 
-  it('supabase-js inserting directly meets the same count, and is refused with PostgREST\'s 429', async () => {
+  it('supabase-js inserting directly meets the same count, and is refused with PostgREST\'s 429, with Retry-After and RateLimit-*', async () => {
     const author = await createAccount('direct');
     const half = Math.floor(limit / 2);
     expect((await postMany(author, half, 4)).every((a) => a.status === 201)).toBe(true);
@@ -101,7 +101,21 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     }
     const over = await sdk.from('posts').insert({ body: 'one too many' });
     expect(refusal(over)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_posts' });
-    expect(JSON.parse(over.error!.details)).toMatchObject({ limit, remaining: 0 });
+    const quota = JSON.parse(over.error!.details);
+    expect(quota).toMatchObject({ limit, remaining: 0 });
+    // PostgREST's 429 says when to come back as the facade's does: Retry-After and the RateLimit-* fields.
+    const raw = await fetch(`${stack.apiUrl}/rest/v1/posts`, {
+      method: 'POST',
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${author.accessToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ body: 'one too many, again' }),
+    });
+    expect(raw.status).toBe(429);
+    expect(await raw.json()).toMatchObject({ code: 'PT429', hint: 'too_many_posts' });
+    const reset = Number(raw.headers.get('Retry-After'));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(quota.reset);
+    expect([raw.headers.get('RateLimit-Limit'), raw.headers.get('RateLimit-Remaining'), raw.headers.get('RateLimit-Reset')])
+      .toEqual([String(limit), '0', String(reset)]);
     expect(await postsOf(author)).toBe(limit);
     // The facade refuses the next one too: one count, whichever way the account writes.
     const facade = await api('POST', '/post/create', { token: author.accessToken, json: { body: 'and through the facade' } });

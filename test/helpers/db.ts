@@ -31,12 +31,16 @@ export function as<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T> {
   }) as Promise<T>;
 }
 
-/** The SQLSTATE and hint of the error `work` raises (fails the test if it raises none). */
+/**
+ * The SQLSTATE and hint of the error `work` raises (fails the test if it raises none), as PostgREST reads them:
+ * an error raised whole (SQLSTATE PGRST, a limit's 429) holds them in its MESSAGE as JSON.
+ */
 export async function errorOf(work: Promise<unknown>): Promise<{ code: string; hint?: string; message: string }> {
   try {
     await work;
   } catch (error) {
-    const { code, hint, message } = error as { code: string; hint?: string; message: string };
+    const raised = error as { code: string; hint?: string; message: string };
+    const { code, hint, message } = raised.code === 'PGRST' ? JSON.parse(raised.message) : raised;
     return { code, hint, message };
   }
   throw new Error('expected an error, but the statement succeeded');

@@ -2,6 +2,7 @@
 // project's API keys, a request without a user token runs as the key's role, and a path it does not serve
 // answers the project's error envelope.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { stack } from '../helpers/stack.ts';
 
@@ -29,6 +30,25 @@ function raw(method: string, path: string): Promise<{ status: number; type: stri
     sent.end();
   });
 }
+
+/** A request written byte for byte (non-ASCII bytes in its path and headers as they are): status, content type and body. */
+function bytes(head: string): Promise<{ status: number; type: string; body: Answer }> {
+  const url = new URL(stack.apiUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(Buffer.from(`${head}\r\n`, 'latin1')));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [header, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const type = /^content-type: *(.*)$/im.exec(header)?.[1] ?? '';
+      resolve({ status: Number(header.split(' ')[1]), type, body: type.startsWith('application/json') ? JSON.parse(body) : { code: body } });
+    });
+  });
+}
+
+/** A GET of `path` with `headers` (lines "Name: value\r\n"), each string's characters taken as bytes (HTTP/1.0: no chunks). */
+const getBytes = (path: string, headers = '') => bytes(`GET ${path} HTTP/1.0\r\nHost: ${new URL(stack.apiUrl).host}\r\napikey: ${stack.anonKey}\r\n${headers}`);
 
 describe('the gateway', () => {
   it('refuses /rest/v1 without an API key, or with one that is not the project\'s', async () => {
@@ -74,5 +94,36 @@ describe('the gateway', () => {
     }
     // The same paths written plainly are served.
     expect((await raw('GET', '/functions/v1/api/health')).body).toHaveProperty('status');
+  });
+
+  it('answers a request that is not UTF-8 (a path, a query value or a header) with 400 invalid_encoding, whichever service it is for', async () => {
+    const notUtf8: Array<[string, string]> = [
+      ['/rest/v1/profiles%FF', ''],
+      ['/rest/v1/profiles?select=username&username=eq.%FF', ''],
+      ['/rest/v1/profiles?select=username&username=eq.%C3', ''], // the first byte of a character alone
+      ['/rest/v1/profiles?select=username&username=eq.%ED%A0%80', ''], // a surrogate, encoded
+      ['/rest/v1/profiles?select=username&username=eq.\xff', ''], // a byte sent as it is
+      ['/rest/v1/profiles?select=username', 'X-Client-Info: caf\xe9\r\n'], // Latin-1, not UTF-8
+      ['/functions/v1/api/search?q=%FF', ''],
+      ['/functions/v1/api/post/%C0%AF', ''],
+      ['/functions/v1/api/health', 'X-Client-Info: \xff\r\n'],
+      ['/auth/v1/health?x=%FE', ''],
+    ];
+    for (const [path, headers] of notUtf8) {
+      const answer = await getBytes(path, headers);
+      expect([path, headers, answer.status, answer.type, answer.body.error?.code]).toEqual([path, headers, 400, 'application/json', 'invalid_encoding']);
+    }
+    // The same requests in UTF-8 reach the service: é encoded, é sent as its two bytes, a % that escapes nothing.
+    const utf8: Array<[string, string, number]> = [
+      ['/rest/v1/profiles?select=username&username=eq.%C3%A9', '', 200],
+      ['/rest/v1/profiles?select=username&username=eq.\xc3\xa9%zz', '', 200],
+      ['/rest/v1/profiles?select=username', 'X-Client-Info: caf\xc3\xa9 100%FF\r\n', 200],
+      ['/functions/v1/api/health', 'X-Client-Info: \xc3\xa9\r\n', 200],
+      ['/auth/v1/health?x=%C3%A9', '', 200],
+    ];
+    for (const [path, headers, status] of utf8) {
+      const answer = await getBytes(path, headers);
+      expect([path, headers, answer.status]).toEqual([path, headers, status]);
+    }
   });
 });

@@ -3,7 +3,7 @@
 
 export const errorCodes: Record<number, { codes: string[]; example: { code: string; message: string } }> = {
   400: {
-    codes: ["auth_rejected","bad_request","cannot_befriend_self","cannot_block_self","cannot_follow_self","cannot_mute_self","constraint_violation","current_password_required","error","factor_id_required","incomplete_body","invalid_changes","invalid_code","invalid_cursor","invalid_date","invalid_duration","invalid_email","invalid_limit","invalid_parameter","invalid_range","invalid_reason","invalid_search_type","invalid_text","invalid_time_zone","invalid_transition","invalid_username","invalid_value","malformed_json","missing_value","range_too_long","redirect_not_allowed","same_password","search_too_long","search_too_short","username_reserved","validation_failed","value_out_of_range","value_too_long","weak_password"],
+    codes: ["auth_rejected","bad_request","cannot_befriend_self","cannot_block_self","cannot_follow_self","cannot_mute_self","constraint_violation","current_password_required","error","factor_id_required","incomplete_body","invalid_changes","invalid_code","invalid_cursor","invalid_date","invalid_duration","invalid_email","invalid_encoding","invalid_limit","invalid_parameter","invalid_range","invalid_reason","invalid_search_type","invalid_text","invalid_time_zone","invalid_transition","invalid_username","invalid_value","malformed_json","missing_value","range_too_long","redirect_not_allowed","same_password","search_too_long","search_too_short","username_reserved","validation_failed","value_out_of_range","value_too_long","weak_password"],
     example: {"code":"invalid_value","message":"Say whether to accept (true) or decline (false)"},
   },
   401: {

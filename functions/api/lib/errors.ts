@@ -149,9 +149,26 @@ const connectionFailures = new Set([
   'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
 ]);
 
+/**
+ * The error a limit raises whole for PostgREST (private.fail with a quota: SQLSTATE PGRST, the body in MESSAGE
+ * as JSON, { code: 'PT429', message, details, hint }), read as the PTxyz error it holds; else undefined.
+ */
+function raisedWhole(error: PostgresLikeError): PostgresLikeError | undefined {
+  try {
+    const { code, message, details, hint } = JSON.parse(error.message);
+    return /^PT\d{3}$/.test(code) && typeof message === 'string' ? { code, message, hint, detail: details } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function fromPostgres(error: PostgresLikeError): ApiError | undefined {
   // Class 08: the connection failed, as the server saw it.
   if (error.code.startsWith('08')) return databaseUnavailable();
+  if (error.code === 'PGRST') {
+    const raised = raisedWhole(error);
+    return raised && fromPostgres(raised);
+  }
   const custom = /^PT(\d{3})$/.exec(error.code);
   if (custom) {
     const status = Number(custom[1]) as ContentfulStatusCode;

@@ -23,7 +23,7 @@ const error = (description: string) => ({
 });
 
 const common: [string, (operation: Operation) => boolean, string][] = [
-  ['400', (op) => op.requestBody !== undefined, 'Malformed JSON, or a field missing, of the wrong type or out of range'],
+  ['400', () => true, 'A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range'],
   ['401', (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false, 'A malformed, invalid or expired access token, or an ended session'],
   ['408', (op) => op.requestBody !== undefined, 'The body did not arrive within 10 s'],
   ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
