@@ -133,6 +133,8 @@ describe('GET /openapi.json', () => {
       'GET /api/user/mfa', 'POST /api/user/mfa/totp', 'POST /api/user/mfa/{factorId}/verify', 'DELETE /api/user/mfa/{factorId}',
       'POST /api/user/mfa/recovery/code', 'POST /api/user/mfa/recovery', 'DELETE /api/user/mfa/recovery',
       'POST /api/user/mfa/recovery/complete', 'POST /api/{username}/mute', 'GET /api/mutes', 'GET /api/user/export',
+      // Issue 39: an e-mailed code proving the owner, to add an authenticator without a password.
+      'POST /api/user/mfa/totp/code',
     ].sort());
     type Operation = { responses: Record<string, unknown>; requestBody?: unknown; security?: object[] };
     for (const [path, methods] of Object.entries(response.body.paths)) {

@@ -50,7 +50,7 @@ describe.skipIf(!authIsRunning)('rpc: every function the API schema exposes', ()
     Object.assign(visible, {
       p_username: target.username, p_post_id: post, p_comment_id: await rootComment(post, target), p_element_id: target.id,
       p_report_id: '00000000-0000-4000-8000-000000000000', p_reason: 'spam', p_body: 'hello', p_changes: { bio: 'x' },
-      p_session_id: '00000000-0000-4000-8000-000000000000', p_follow: true, p_close: true, p_block: true, p_like: true, p_ban: true, p_accept: true,
+      p_session_id: '00000000-0000-4000-8000-000000000000', p_factor_id: '00000000-0000-4000-8000-000000000000', p_follow: true, p_close: true, p_block: true, p_like: true, p_ban: true, p_accept: true,
     });
     Object.assign(bannedOwn, {
       p_username: banned.username, p_post_id: ownPost, p_comment_id: await rootComment(ownPost, banned), p_day: day,
