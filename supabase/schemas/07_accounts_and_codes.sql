@@ -87,6 +87,18 @@ create trigger create_profile
 after insert on auth.users
 for each row execute function private.create_profile_for_new_user();
 
+-- A refusal in the shape Auth's hooks answer: Auth sends the HTTP status and the message (stable code first).
+create function private.hook_refusal(p_status integer, p_code text, p_message text)
+returns jsonb
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_build_object('error', jsonb_build_object('http_code', p_status, 'message', p_code || ': ' || p_message))
+$$;
+revoke execute on function private.hook_refusal(integer, text, text) from public;
+comment on function private.hook_refusal(integer, text, text) is 'A refusal as an Auth hook answers it: HTTP status, and the message led by the stable code.';
+
 -- Supabase Auth's before_user_created hook (`[auth.hook.before_user_created]` in config.toml): a sign-up made
 -- through Auth itself (supabase-js `auth.signUp`, the facade, Google) is refused with the facade's precise
 -- answer instead of Auth's 500 "Database error saving new user". Auth answers a hook refusal with the status
@@ -119,9 +131,7 @@ exception when others then
   if v_state !~ '^PT4\d\d$' then
     raise;
   end if;
-  return jsonb_build_object('error', jsonb_build_object(
-    'http_code', substr(v_state, 3)::integer,
-    'message', v_code || ': ' || v_message));
+  return private.hook_refusal(substr(v_state, 3)::integer, v_code, v_message);
 end;
 $$;
 revoke execute on function private.before_user_created(jsonb) from public;

@@ -149,18 +149,6 @@ grant execute on function public.prove_factor_owner(uuid, text, text) to authent
 comment on function public.prove_factor_owner(uuid, text, text) is
   'Before a new authenticator''s first code is accepted: prove it is you, with p_password (your current password) or p_code (the code of auth.reauthenticate()). 401 wrong_password, 429 too_many_attempts after 5 wrong ones in 15 minutes.';
 
--- A refusal in the shape Auth's hooks answer: Auth sends the HTTP status and the message (stable code first).
-create function private.hook_refusal(p_status integer, p_code text, p_message text)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
-  select jsonb_build_object('error', jsonb_build_object('http_code', p_status, 'message', p_code || ': ' || p_message))
-$$;
-revoke execute on function private.hook_refusal(integer, text, text) from public;
-comment on function private.hook_refusal(integer, text, text) is 'A refusal as an Auth hook answers it: HTTP status, and the message led by the stable code.';
-
 -- Auth's MFA verification attempt hook: p_event holds factor_id, user_id, factor_type and whether the code
 -- was valid. Answers {"decision": "continue"} (Auth then accepts a valid code and refuses a wrong one) or a
 -- refusal. The counting commits: Auth runs the hook in a transaction of its own.
