@@ -1,6 +1,24 @@
 -- Who is calling, and whether they are an admin; plus the small helpers every API function uses
 -- (errors, pagination cursors and limits).
 
+-- Studio's SQL editor, asked to "impersonate" a user, sets the role and that user's claims with a made-up
+-- session_id, and marks the request with this path (apps/studio/lib/role-impersonation.ts in supabase/supabase).
+-- Such claims come from an operator already logged in to the database, who could set any claims, not from a
+-- token: no session is there to check. A token only ever reaches SQL through PostgREST, which logs in as
+-- `authenticator`, or the facade, which never sets request.path; neither can make both hold.
+create function private.impersonated_in_studio()
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select session_user <> 'authenticator'
+    and current_setting('request.path', true) = '/impersonation-example-request-path';
+$$;
+revoke execute on function private.impersonated_in_studio() from public;
+comment on function private.impersonated_in_studio() is
+  'Whether these claims were set by an operator impersonating a user in Studio''s SQL editor (no session to check).';
+
 -- The caller, as long as the token's session still exists and the account is not banned. A signed-out
 -- or banned user's token thus stops working at once for PostgREST, the facade and RLS alike, not at
 -- the token's expiry. PL/pgSQL rather than SQL, here and in the other helpers that policies call once per
@@ -26,14 +44,20 @@ begin
     return nullif(current_setting('daykeeper.uid', true), '')::uuid;
   end if;
   v_uid := (
-    select s.user_id
-    from auth.sessions s
-    join auth.users u on u.id = s.user_id
-    where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid
-      and s.user_id = auth.uid()
-      and (s.not_after is null or s.not_after > now())
+    select u.id
+    from auth.users u
+    where u.id = auth.uid()
       and (u.banned_until is null or u.banned_until <= now())
       and u.deleted_at is null
+      and (
+        exists (
+          select from auth.sessions s
+          where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid
+            and s.user_id = u.id
+            and (s.not_after is null or s.not_after > now())
+        )
+        or private.impersonated_in_studio()
+      )
   );
   perform set_config('daykeeper.uid', coalesce(v_uid::text, ''), true), set_config('daykeeper.uid_of', v_claims, true);
   return v_uid;

@@ -105,6 +105,10 @@ begin
   if tg_op = 'INSERT' then
     new.created_at := now();
     new.day := (now() at time zone (select p.time_zone from public.profiles p where p.id = new.author_id))::date;
+    -- No profile: a Studio insert for a deleted account (a signed-out caller has no author: RLS refuses it).
+    if new.day is null and new.author_id is not null then
+      perform private.fail(404, 'user_not_found', 'No account has this author_id (deleted, or never made): a post needs its author');
+    end if;
     new.edited_at := null;
     new.banned_at := null;
     new.likes_count := 0;

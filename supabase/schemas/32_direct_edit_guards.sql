@@ -230,6 +230,137 @@ for each row
 when (pg_trigger_depth() = 0 and old.confirmed_at is distinct from new.confirmed_at)
 execute function private.refuse_confirmation_edit();
 
+-- Nobody edits a comment in the product (its author deletes it and writes another): an edit in Studio would
+-- skip what a new comment meets (the trim, the mentions and their notifications).
+create function private.refuse_comment_edit()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.fail(403, 'comment_not_editable',
+    'A comment is not edited, by its author or anyone: delete it (its author may write another)');
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_comment_edit() from public;
+comment on function private.refuse_comment_edit() is 'Trigger: refuses an edit of a comment''s text.';
+
+create trigger refuse_comment_edit
+before update of body on public.comments
+for each row when (old.body is distinct from new.body)
+execute function private.refuse_comment_edit();
+
+-- A relation of an account with itself. The tables' checks hold it too, but their error names a constraint
+-- (`follows_check`); this says it with the API's code, whoever writes (supabase-js, Studio's table editor).
+-- Arguments: the two columns, the code, the sentence.
+create function private.refuse_self_pair()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_row jsonb := to_jsonb(new);
+begin
+  if v_row ->> tg_argv[0] = v_row ->> tg_argv[1] then
+    perform private.fail(400, tg_argv[2], tg_argv[3]);
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.refuse_self_pair() from public;
+comment on function private.refuse_self_pair() is
+  'Trigger: refuses a row that relates an account to itself (arguments: the two columns, the code, the message).';
+
+create trigger refuse_self_pair
+before insert on public.follows
+for each row execute function private.refuse_self_pair('follower_id', 'followee_id', 'cannot_follow_self', 'An account cannot follow itself');
+
+create trigger refuse_self_pair
+before insert on public.close_friends
+for each row execute function private.refuse_self_pair('owner_id', 'friend_id', 'cannot_befriend_self', 'An account cannot be its own close friend');
+
+create trigger refuse_self_pair
+before insert on public.blocks
+for each row execute function private.refuse_self_pair('blocker_id', 'blocked_id', 'cannot_block_self', 'An account cannot block itself');
+
+create trigger refuse_self_pair
+before insert on public.mutes
+for each row execute function private.refuse_self_pair('muter_id', 'muted_id', 'cannot_mute_self', 'An account cannot mute itself');
+
+create trigger refuse_self_pair
+before insert on public.reports
+for each row execute function private.refuse_self_pair('reporter_id', 'target_user_id', 'invalid_reason', 'An account cannot report itself');
+
+-- A like or a comment written by a session without a user (Studio's table editor as `postgres`, service_role):
+-- row-level security, which holds the API's writers to the posts they see, does not apply to it. The same rule is
+-- asked here one row at a time: the writer, not banned, may see the post (private.may_see_post, the policy's
+-- one-row form), and the comment liked or replied to. A user's own write has met the policies already.
+create function private.refuse_unseen_target()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_writer uuid;
+  v_post uuid;
+  v_comment uuid;
+  v_what text := 'post';
+begin
+  if private.uid() is not null then
+    return new;
+  end if;
+  -- One statement per table: a branch names only its own table's columns.
+  if tg_table_name = 'post_likes' then
+    v_writer := new.user_id;
+    v_post := new.post_id;
+  elsif tg_table_name = 'comment_likes' then
+    v_writer := new.user_id;
+    v_comment := new.comment_id;
+  else
+    v_writer := new.author_id;
+    v_post := new.post_id;
+    v_comment := new.parent_id;
+  end if;
+  if v_comment is not null then
+    v_what := 'comment';
+    v_post := coalesce(v_post, (select c.post_id from public.comments c where c.id = v_comment));
+  end if;
+  if not coalesce((
+      select w.banned_at is null
+        and private.may_see_post(p, v_writer)
+        and (v_comment is null or exists (
+          select 1 from public.comments c join public.profiles a on a.id = c.author_id
+          where c.id = v_comment and private.may_see_profile(a, v_writer)))
+      from public.profiles w, public.posts p
+      where w.id = v_writer and p.id = v_post), true) then
+    perform private.fail(409, 'not_visible_to_writer', format(
+      'The writer may not see this %s (a block, a private account, a close-friends post or a ban stands between them): '
+      || 'a row of %s is only made by an account in good standing on what it sees', v_what, tg_table_name));
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.refuse_unseen_target() from public;
+comment on function private.refuse_unseen_target() is
+  'Trigger: refuses a like or comment, written past row-level security, that its writer could not have made.';
+
+create trigger refuse_unseen_target
+before insert on public.post_likes
+for each row execute function private.refuse_unseen_target();
+
+create trigger refuse_unseen_target
+before insert on public.comment_likes
+for each row execute function private.refuse_unseen_target();
+
+create trigger refuse_unseen_target
+before insert on public.comments
+for each row execute function private.refuse_unseen_target();
+
 -- The integrity report (docs/DATABASE.md, "Admins in Studio"): every row that breaks an invariant the triggers
 -- above keep for new edits, with the repair for each; empty on a healthy database. For what the triggers cannot
 -- see: a load with triggers off, a restore in part, an edit made before a guard existed.

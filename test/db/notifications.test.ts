@@ -76,12 +76,16 @@ describe.skipIf(!authIsRunning)('notifications', () => {
     await rpc(author, 'comment_post', { p_post_id: post.id, p_body: 'and mine' });
     expect(await stored(author)).toEqual([]);
 
-    // A like by an account that blocks the author (written by an admin: neither could reach the other).
+    // A like across a block, or by a banned account: neither could reach the post, and an admin's insert in Studio
+    // is refused too (supabase/schemas/32_direct_edit_guards.sql), so no notice comes of it.
     await rpc(author, 'block', { p_username: blocked.username });
     await rpc(blocker, 'block', { p_username: author.username });
-    await asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${blocked.id}), (${post.id}, ${blocker.id})`;
     await banDirectly(offender);
-    await asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${offender.id})`;
+    for (const liker of [blocked, blocker, offender]) {
+      expect(await errorOf(rpc(liker, 'like_post', { p_post_id: post.id }))).toMatchObject({ code: liker === offender ? 'PT401' : 'PT404' });
+      expect(await errorOf(asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${liker.id})`))
+        .toMatchObject({ hint: 'not_visible_to_writer' });
+    }
     expect(await stored(author)).toEqual([]);
   });
 

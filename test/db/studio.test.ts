@@ -1,7 +1,8 @@
 // Admins in Supabase Studio act as a database role without a user (here the cluster's `postgres`, as
 // Studio's SQL and table editors do). Whatever they edit, delete or run leaves the database consistent.
+import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
-import { createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning } from '../helpers/stack.ts';
@@ -246,5 +247,60 @@ studio('a follow or close-friend entry across a block, written in the table edit
     await rpc(blocker, 'block', { p_username: blocked.username, p_block: false });
     await asRoot`insert into public.follows (follower_id, followee_id) values (${blocked.id}, ${blocker.id})`;
     expect(await asRoot`select followers_count from public.profiles where id = ${blocker.id}`).toEqual([{ followers_count: 1 }]);
+  });
+});
+
+studio('rows the API could never make, written in the table editor (as `postgres`, past row-level security)', () => {
+  it('a like or comment by an account that may not see the post, or is banned, is refused; a visible one is kept', async () => {
+    const [author, fan, blocked, outsider, banned] = await Promise.all(
+      ['author', 'fan', 'blocked', 'outsider', 'banned'].map((label) => createAccount(label)));
+    const post = await rpc(author, 'create_post', { p_body: 'open to all' });
+    const friendsOnly = await rpc(author, 'create_post', { p_body: 'close friends', p_privacy: 'close_friends' });
+    await rpc(author, 'block', { p_username: blocked.username });
+    await banDirectly(banned);
+    const refusal = { code: 'PT409', hint: 'not_visible_to_writer' };
+    for (const writer of [blocked, banned]) {
+      expect(await errorOf(asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${writer.id})`)).toMatchObject(refusal);
+      expect(await errorOf(asRoot`insert into public.comments (post_id, author_id, body) values (${post.id}, ${writer.id}, 'hi')`))
+        .toMatchObject(refusal);
+    }
+    expect(await errorOf(asRoot`insert into public.post_likes (post_id, user_id) values (${friendsOnly.id}, ${outsider.id})`))
+      .toMatchObject(refusal);
+
+    await asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${fan.id})`;
+    const [comment] = await asRoot`insert into public.comments (post_id, author_id, body) values (${post.id}, ${fan.id}, 'nice') returning id`;
+    // The comment's author is blocked by the liker: the comment is hidden from them, so is liking or answering it.
+    await rpc(outsider, 'block', { p_username: fan.username });
+    expect(await errorOf(asRoot`insert into public.comment_likes (comment_id, user_id) values (${comment.id}, ${outsider.id})`))
+      .toMatchObject(refusal);
+    expect(await errorOf(asRoot`insert into public.comments (post_id, parent_id, author_id, body)
+      values (${post.id}, ${comment.id}, ${outsider.id}, 'reply')`)).toMatchObject(refusal);
+    await asRoot`insert into public.comment_likes (comment_id, user_id) values (${comment.id}, ${author.id})`;
+    const [counts] = await asRoot`select likes_count, comments_count from public.posts where id = ${post.id}`;
+    expect(counts).toEqual({ likes_count: 1, comments_count: 1 });
+  });
+
+  it('a relation of an account with itself gets the API\'s code, not a constraint\'s name', async () => {
+    const member = await createAccount('member');
+    const cases: [postgres.PendingQuery<postgres.Row[]>, string][] = [
+      [asRoot`insert into public.follows (follower_id, followee_id) values (${member.id}, ${member.id})`, 'cannot_follow_self'],
+      [asRoot`insert into public.blocks (blocker_id, blocked_id) values (${member.id}, ${member.id})`, 'cannot_block_self'],
+      [asRoot`insert into public.close_friends (owner_id, friend_id) values (${member.id}, ${member.id})`, 'cannot_befriend_self'],
+      [asRoot`insert into public.mutes (muter_id, muted_id) values (${member.id}, ${member.id})`, 'cannot_mute_self'],
+      [asRoot`insert into public.reports (reporter_id, target_type, target_user_id, reason)
+        values (${member.id}, 'user', ${member.id}, 'me')`, 'invalid_reason'],
+    ];
+    for (const [insert, hint] of cases) expect(await errorOf(insert)).toMatchObject({ code: 'PT400', hint });
+  });
+
+  it('a comment\'s text is not edited; a post for an account that does not exist names the author, not a column', async () => {
+    const author = await createAccount('author');
+    const post = await rpc(author, 'create_post', { p_body: 'a day' });
+    const comment = await rpc(author, 'comment_post', { p_post_id: post.id, p_body: 'first' });
+    expect(await errorOf(asRoot`update public.comments set body = '  ' where id = ${comment.id}`))
+      .toMatchObject({ code: 'PT403', hint: 'comment_not_editable' });
+    expect(await asRoot`select body from public.comments where id = ${comment.id}`).toEqual([{ body: 'first' }]);
+    expect(await errorOf(asRoot`insert into public.posts (author_id, body) values (gen_random_uuid(), 'ghost')`))
+      .toMatchObject({ code: 'PT404', hint: 'user_not_found' });
   });
 });

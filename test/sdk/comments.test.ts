@@ -10,6 +10,8 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
   const u = {} as Record<string, SdkUser>;
   let post: string;
   let names: Record<string, string>;
+  let bannedComment: string;
+  let blockedComment: string;
 
   beforeAll(async () => {
     const labels = ['author', 'commenter', 'blocked', 'blocker', 'admin', 'banned', 'outsider'];
@@ -18,6 +20,10 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
     await makeAdmin(u.admin);
     post = await rootPost(u.author, 'public');
     for (const name of ['commenter', 'blocked', 'banned']) await rootComment(post, u[name], `by ${name}`);
+    // For the delete test: made before the block and the ban, as no account makes them after.
+    const toDelete = await rootPost(u.author, 'public');
+    bannedComment = await rootComment(toDelete, u.banned, 'banned, to delete');
+    blockedComment = await rootComment(toDelete, u.blocked, 'blocked, to delete');
     await rootBlock(u.author, u.blocked); // after the comment: it stays, hidden from the author
     await rootBlock(u.blocker, u.author);
     await banDirectly(u.banned);
@@ -104,8 +110,6 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
   });
 
   it('delete: the banned author no longer deletes its comment; a post author cannot reach a hidden one by the table', async () => {
-    const bannedComment = await rootComment(post, u.banned, 'banned, to delete');
-    const blockedComment = await rootComment(post, u.blocked, 'blocked, to delete');
     const own = await u.banned.sdk.from('comments').delete().eq('id', bannedComment).select('id');
     expect(own.data).toEqual([]);
     // The table's delete reads the row first, and the author cannot see the comment of someone they blocked:

@@ -52,7 +52,7 @@ describe.skipIf(!authIsRunning)('reports through supabase-js', () => {
       .insert({ reporter_id: u.target.id, target_type: 'post', target_post_id: post, reason: 'x' });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
     const self = await u.stranger.sdk.from('reports').insert({ target_type: 'user', target_user_id: u.stranger.id, reason: 'x' });
-    expect(refusal(self)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'invalid_reason' });
     const banned = await u.banned.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });

@@ -11,7 +11,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"unauthorized","message":"Sign in first"},
   },
   403: {
-    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","confirmed_by_auth","counter_is_derived","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","row_cannot_move","second_factor_required","truncate_refused","user_banned"],
+    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","comment_not_editable","confirmed_by_auth","counter_is_derived","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","row_cannot_move","second_factor_required","truncate_refused","user_banned"],
     example: {"code":"forbidden","message":"Only the comment's author, the post's author or an admin may delete it"},
   },
   404: {
@@ -27,7 +27,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"request_timeout","message":"The request body did not arrive within … s"},
   },
   409: {
-    codes: ["across_block","already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
+    codes: ["across_block","already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","not_visible_to_writer","recovery_pending","registration_refused","too_many_factors","username_taken"],
     example: {"code":"already_reported","message":"You already reported this; an admin will look at it"},
   },
   413: {
@@ -72,6 +72,7 @@ export const errorMessages: Record<string, string> = {
   cannot_block_self: "You cannot block yourself",
   cannot_follow_self: "You cannot follow yourself",
   cannot_mute_self: "You cannot mute yourself",
+  comment_not_editable: "A comment is not edited, by its author or anyone: delete it (its author may write another)",
   comment_not_found: "Comment not found",
   confirmed_by_auth: "confirmed_at copies Supabase Auth's email_confirmed_at: confirm the user in Studio's Authentication page instead",
   current_password_required: "Give current_password to change the password",
