@@ -18,7 +18,8 @@ export function databaseTypes(url: string): string {
   const generated = execFileSync(`${root}node_modules/.bin/supabase`, ['gen', 'types', 'typescript', `--remote=${url}`, '--schema', 'public'], {
     cwd: root,
     maxBuffer: 16 * 1024 * 1024,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Its chatter (the address, a hint to format) stays out of the output; a failure's error carries it.
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).toString();
   // The project's style (single quotes, lines up to 120), from the pinned deno.
   const formatted = execFileSync(`${root}node_modules/.bin/deno`, ['fmt', '--ext=ts', '--single-quote', '--line-width=120', '-'], {

@@ -117,6 +117,7 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
       served = await serve(async (request) => {
         const path = new URL(request.url).pathname;
         const file = join(site, path === '/' ? 'index.html' : path);
+        if (!existsSync(file)) return new Response(null, { status: 404 }); // the browser's /favicon.ico
         return new Response(await readFile(file), { headers: { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' } });
       });
 
