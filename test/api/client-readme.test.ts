@@ -2,7 +2,8 @@
 // (its prepack builds dist/ with the pinned tsc) installed from the tarball into a scratch app outside the
 // repository: with Node 22 as TypeScript (type stripping), compiled by tsc then run by Node, and bundled by Vite
 // into a page of headless Chromium. Only the base URL and the login are put in; the demo account it signs in as
-// (`ana`) is made first under a fresh username, since the test stack has no demo network.
+// (`ana`) is made first under a fresh username, since the test stack has no demo network. Vite is the bundler
+// because vitest already runs on it: a direct dev dependency pinned at the version the lockfile had, no new package.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
