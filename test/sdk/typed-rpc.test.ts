@@ -50,6 +50,13 @@ describe.skipIf(!authIsRunning)('rpc() results typed by the client package\'s Da
     expect(notifications.data?.items[0].type).toBeUndefined();
   });
 
+  it('check_registration, whose JSON no route answers with, has the fields client/database.ts gives it', async () => {
+    const username = `free_${Date.now()}`;
+    const checked = await anonSdk().rpc('check_registration', { p_username: username, p_email: 'free@example.test' });
+    expectTypeOf(checked.data).toEqualTypeOf<{ username: string; available: true } | null>();
+    expect(checked.data).toEqual({ username, available: true });
+  });
+
   it('types a refusal as no data: anon is not signed in', async () => {
     const me = await anonSdk().rpc('me');
     expectTypeOf(me.data).toEqualTypeOf<Database['public']['Functions']['me']['Returns'] | null>();
