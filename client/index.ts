@@ -4,6 +4,7 @@ import createClient, { type ClientOptions } from 'openapi-fetch';
 import type { paths } from './schema.d.ts';
 
 export type { components, operations, paths } from './schema.d.ts';
+export type { Database, Json } from './database.ts';
 
 /**
  * A client of the facade. `baseUrl` is the document's server, the functions URL without `/api`:

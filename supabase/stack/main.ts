@@ -7,7 +7,7 @@
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
-//   types  regenerates functions/api/database.types.ts from the running development database
+//   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
 //   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
@@ -28,10 +28,9 @@ import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
+import { databaseTypes, databaseTypesFiles } from './database-types.ts';
 import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
 import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
-
-const typesFile = join(repoRoot, 'functions', 'api', 'database.types.ts');
 
 function onStopSignal(handler: () => void): void {
   Deno.addSignalListener('SIGINT', handler);
@@ -179,15 +178,16 @@ function devDatabaseUrl(): string {
 
 async function types(): Promise<void> {
   await exportSendEmailHook(profile('dev', readConfig()));
-  const output = await new Deno.Command(join(repoRoot, 'node_modules', '.bin', 'supabase'), {
-    args: ['gen', 'types', 'typescript', `--remote=${withoutTls(devDatabaseUrl())}`, '--schema', 'public'],
-    cwd: repoRoot,
-    stdin: 'null',
-    stderr: 'inherit',
-  }).output();
-  if (!output.success) throw new Error('supabase gen types failed: is `npm start` running?');
-  await Deno.writeFile(typesFile, output.stdout);
-  info(`wrote ${typesFile}`);
+  let types: string;
+  try {
+    types = databaseTypes(withoutTls(devDatabaseUrl()));
+  } catch (error) {
+    throw new Error('supabase gen types failed: is `npm start` running?', { cause: error });
+  }
+  for (const file of databaseTypesFiles) {
+    await Deno.writeTextFile(join(repoRoot, file), types);
+    info(`wrote ${file}`);
+  }
 }
 
 /** `npm run docs:rpc`: docs/RPC.md from the dev stack's database and the facade's route files. Needs `npm start` running. */

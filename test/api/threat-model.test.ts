@@ -4,7 +4,7 @@
 import { createClient } from '@supabase/supabase-js';
 import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../functions/api/database.types.ts';
+import type { Database } from '../../client/database.ts';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';

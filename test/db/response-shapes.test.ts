@@ -4,70 +4,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { z } from '@hono/zod-openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rpcRoutes } from '../../client/database.ts';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { as, asRoot, rpc } from '../helpers/db.ts';
 import { successSchema } from '../helpers/routes.ts';
 import { keyDiff } from '../helpers/shapes.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
-/** Each function, the route that answers with its JSON and, when the route wraps it, the key it sits under. */
+/**
+ * Each function, the route that answers with its JSON and, when the route wraps it, the key it sits under: the
+ * pairs client/database.ts types supabase-js's rpc() results by (so this keeps those types true), and the login,
+ * which answers with me's JSON too.
+ */
 const pairs: { fn: string; route: string; under?: string }[] = [
-  { fn: 'me', route: 'GET /auth/user', under: 'profile' },
+  ...Object.entries(rpcRoutes as Record<string, { route: string; under?: string }>).map(([fn, pair]) => ({ fn, ...pair })),
   { fn: 'me', route: 'POST /auth/login', under: 'profile' },
-  { fn: 'update_profile', route: 'PUT /user', under: 'profile' },
-  { fn: 'reset_profile_picture', route: 'PUT /resetprofilepicture', under: 'profile' },
-  { fn: 'get_profile', route: 'GET /{username}' },
-  { fn: 'follow', route: 'POST /{username}/follow' },
-  { fn: 'follow_requests', route: 'GET /follow_requests' },
-  { fn: 'respond_follow_request', route: 'POST /{username}/respond_follow' },
-  { fn: 'followers', route: 'GET /{username}/followers' },
-  { fn: 'following', route: 'GET /{username}/following' },
-  { fn: 'remove_follower', route: 'DELETE /{username}/follower' },
-  { fn: 'set_close_friend', route: 'POST /close_friends/{username}' },
-  { fn: 'close_friends', route: 'GET /close_friends' },
-  { fn: 'block', route: 'POST /{username}/block' },
-  { fn: 'blocks', route: 'GET /blocks' },
-  { fn: 'report_user', route: 'POST /{username}/report' },
-  { fn: 'create_post', route: 'POST /post/create' },
-  { fn: 'get_post', route: 'GET /post/{postId}' },
-  { fn: 'edit_post', route: 'PUT /post/{postId}' },
-  { fn: 'like_post', route: 'POST /post/{postId}/like' },
-  { fn: 'post_likes', route: 'GET /post/{postId}/likes' },
-  { fn: 'report_post', route: 'POST /post/{postId}/report' },
-  { fn: 'user_posts', route: 'GET /{username}/posts' },
-  { fn: 'posts_by_day', route: 'GET /date' },
-  { fn: 'feed', route: 'GET /feed' },
-  { fn: 'search', route: 'GET /search' },
-  { fn: 'notifications', route: 'GET /notifications' },
-  { fn: 'read_notifications', route: 'POST /notifications/read' },
-  { fn: 'calendar', route: 'GET /{username}/calendar' },
-  { fn: 'delete_post', route: 'DELETE /post/{postId}' },
-  { fn: 'comment_post', route: 'POST /post/{postId}/comment' },
-  { fn: 'reply_comment', route: 'POST /post/comment/{commentId}/reply' },
-  { fn: 'get_comment', route: 'GET /post/comment/{commentId}' },
-  { fn: 'post_comments', route: 'GET /post/{postId}/comments' },
-  { fn: 'comment_replies', route: 'GET /post/comment/{commentId}/replies' },
-  { fn: 'like_comment', route: 'POST /post/comment/{commentId}/like' },
-  { fn: 'comment_likes', route: 'GET /post/comment/{commentId}/likes' },
-  { fn: 'report_comment', route: 'POST /post/comment/{commentId}/report' },
-  { fn: 'delete_comment', route: 'DELETE /post/comment/{commentId}' },
-  { fn: 'admin_reports', route: 'GET /admin/reports' },
-  { fn: 'admin_dismiss_report', route: 'DELETE /admin/report/{reportId}' },
-  { fn: 'admin_ban_user', route: 'POST /admin/user/{username}/ban' },
-  { fn: 'admin_ban_post', route: 'POST /admin/post/{postId}/ban' },
-  { fn: 'admin_bans', route: 'GET /admin/bans' },
-  { fn: 'admin_ban_history', route: 'GET /admin/banHistory/{elementId}' },
-  { fn: 'admin_ban_history_by_admin', route: 'GET /admin/banHistoryByAdmin/{username}' },
-  { fn: 'admin_delete_banned_post', route: 'DELETE /admin/post/{postId}' },
-  { fn: 'admin_delete_banned_user', route: 'DELETE /admin/user/{username}' },
-  { fn: 'mute', route: 'POST /{username}/mute' },
-  { fn: 'mutes', route: 'GET /mutes' },
-  { fn: 'my_sessions', route: 'GET /user/sessions' },
-  { fn: 'end_other_sessions', route: 'POST /user/sessions/end_others' },
-  { fn: 'end_session', route: 'DELETE /user/sessions/{id}' },
-  { fn: 'factor_recovery', route: 'GET /user/mfa', under: 'recovery' },
-  { fn: 'cancel_factor_recovery', route: 'DELETE /user/mfa/recovery' },
-  { fn: 'complete_factor_recovery', route: 'POST /user/mfa/recovery/complete' },
 ];
 
 describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {

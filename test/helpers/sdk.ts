@@ -1,7 +1,7 @@
 // supabase-js itself, as an app would use it: pointed at the gateway's origin with the anon key, so every
 // call goes through /rest/v1 (PostgREST) and /auth/v1 (Supabase Auth) of the test stack.
 import { createClient, type PostgrestError, type SupabaseClient } from '@supabase/supabase-js';
-import type { Database } from '../../functions/api/database.types.ts';
+import type { Database } from '../../client/database.ts';
 import { type Account, banDirectly, createAccount } from './accounts.ts';
 import { asRoot } from './db.ts';
 import { stack } from './stack.ts';
