@@ -80,10 +80,12 @@ declare
 begin
   perform private.require_text_writer(v_author);
   delete from public.post_mentions m where m.post_id = p_post_id and m.user_id <> all (p_accounts);
+  perform set_config('private.storing_mentions', 'on', true);
   insert into public.post_mentions (post_id, user_id)
   select p_post_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
     and private.may_see_profile(u, v_author)
   on conflict do nothing;
+  perform set_config('private.storing_mentions', 'off', true);
 end;
 $$;
 revoke execute on function private.store_post_mentions(uuid, uuid[]) from public;
@@ -103,10 +105,12 @@ declare
   v_author uuid := (select c.author_id from public.comments c where c.id = p_comment_id);
 begin
   perform private.require_text_writer(v_author);
+  perform set_config('private.storing_mentions', 'on', true);
   insert into public.comment_mentions (comment_id, user_id)
   select p_comment_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
     and private.may_see_profile(u, v_author)
   on conflict do nothing;
+  perform set_config('private.storing_mentions', 'off', true);
 end;
 $$;
 revoke execute on function private.store_comment_mentions(uuid, uuid[]) from public;

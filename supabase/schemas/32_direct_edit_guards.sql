@@ -252,6 +252,40 @@ before update of body on public.comments
 for each row when (old.body is distinct from new.body)
 execute function private.refuse_comment_edit();
 
+-- Notifications and mentions record acts (a like, a follow, a name in a text) and are written by the triggers of
+-- those acts (mentions by the store helpers, which say so), which check who may reach whom. One inserted by hand
+-- would be a notice of nothing, or a mention past a block.
+create function private.refuse_derived_insert()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.fail(403, 'written_by_database', format(
+    'Rows of %s are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)',
+    tg_table_name));
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_derived_insert() from public;
+comment on function private.refuse_derived_insert() is 'Trigger: refuses a notification or mention inserted other than by the trigger of its act.';
+
+create trigger refuse_derived_insert
+before insert on public.notifications
+for each row when (pg_trigger_depth() = 0)
+execute function private.refuse_derived_insert();
+
+create trigger refuse_derived_insert
+before insert on public.post_mentions
+for each row when (current_setting('private.storing_mentions', true) is distinct from 'on')
+execute function private.refuse_derived_insert();
+
+create trigger refuse_derived_insert
+before insert on public.comment_mentions
+for each row when (current_setting('private.storing_mentions', true) is distinct from 'on')
+execute function private.refuse_derived_insert();
+
 -- A relation of an account with itself. The tables' checks hold it too, but their error names a constraint
 -- (`follows_check`); this says it with the API's code, whoever writes (supabase-js, Studio's table editor).
 -- Arguments: the two columns, the code, the sentence.

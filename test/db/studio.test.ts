@@ -280,6 +280,18 @@ studio('rows the API could never make, written in the table editor (as `postgres
     expect(counts).toEqual({ likes_count: 1, comments_count: 1 });
   });
 
+  it('a notification or mention inserted by hand is refused; the act writes its own', async () => {
+    const [author, fan] = await Promise.all([createAccount('author'), createAccount('fan')]);
+    const post = await rpc(author, 'create_post', { p_body: 'a day' });
+    const refusal = { code: 'PT403', hint: 'written_by_database' };
+    expect(await errorOf(asRoot`insert into public.notifications (recipient_id, actor_id, kind, post_id)
+      values (${author.id}, ${fan.id}, 'post_like', ${post.id})`)).toMatchObject(refusal);
+    expect(await errorOf(asRoot`insert into public.post_mentions (post_id, user_id) values (${post.id}, ${fan.id})`))
+      .toMatchObject(refusal);
+    await rpc(fan, 'like_post', { p_post_id: post.id });
+    expect(await asRoot`select kind from public.notifications where recipient_id = ${author.id}`).toEqual([{ kind: 'post_like' }]);
+  });
+
   it('a relation of an account with itself gets the API\'s code, not a constraint\'s name', async () => {
     const member = await createAccount('member');
     const cases: [postgres.PendingQuery<postgres.Row[]>, string][] = [

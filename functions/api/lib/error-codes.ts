@@ -11,7 +11,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"unauthorized","message":"Sign in first"},
   },
   403: {
-    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","comment_not_editable","confirmed_by_auth","counter_is_derived","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","row_cannot_move","second_factor_required","truncate_refused","user_banned"],
+    codes: ["admin_only","ban_history_is_append_only","ban_needs_reason","comment_not_editable","confirmed_by_auth","counter_is_derived","email_banned","email_not_confirmed","forbidden","history_is_append_only","not_author","owner_proof_required","post_banned","private_account","row_cannot_move","second_factor_required","truncate_refused","user_banned","written_by_database"],
     example: {"code":"forbidden","message":"Only the comment's author, the post's author or an admin may delete it"},
   },
   404: {

@@ -25,6 +25,19 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.refuse_derived_insert()
+  RETURNS TRIGGER
+  LANGUAGE plpgsql
+  SET search_path TO ''
+  AS $function$
+begin
+  perform private.fail(403, 'written_by_database', format(
+    'Rows of %s are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)',
+    tg_table_name));
+  return null;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.refuse_self_pair()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -118,6 +131,53 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.store_comment_mentions (
+  p_comment_id uuid,
+  p_accounts   uuid[]
+)
+  RETURNS void
+  LANGUAGE plpgsql
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_names text[] := private.mention_names((select c.body from public.comments c where c.id = p_comment_id));
+  v_author uuid := (select c.author_id from public.comments c where c.id = p_comment_id);
+begin
+  perform private.require_text_writer(v_author);
+  perform set_config('private.storing_mentions', 'on', true);
+  insert into public.comment_mentions (comment_id, user_id)
+  select p_comment_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
+    and private.may_see_profile(u, v_author)
+  on conflict do nothing;
+  perform set_config('private.storing_mentions', 'off', true);
+end;
+$function$;
+
+CREATE OR REPLACE FUNCTION private.store_post_mentions (
+  p_post_id  uuid,
+  p_accounts uuid[]
+)
+  RETURNS void
+  LANGUAGE plpgsql
+  SECURITY DEFINER
+  SET search_path TO ''
+  AS $function$
+declare
+  v_names text[] := private.mention_names((select p.body from public.posts p where p.id = p_post_id));
+  v_author uuid := (select p.author_id from public.posts p where p.id = p_post_id);
+begin
+  perform private.require_text_writer(v_author);
+  delete from public.post_mentions m where m.post_id = p_post_id and m.user_id <> all (p_accounts);
+  perform set_config('private.storing_mentions', 'on', true);
+  insert into public.post_mentions (post_id, user_id)
+  select p_post_id, u.id from public.profiles u where u.id = any (p_accounts) and u.username = any (v_names)
+    and private.may_see_profile(u, v_author)
+  on conflict do nothing;
+  perform set_config('private.storing_mentions', 'off', true);
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.uid()
   RETURNS uuid
   LANGUAGE plpgsql
@@ -173,6 +233,12 @@ CREATE TRIGGER refuse_unseen_target
   FOR EACH ROW
   EXECUTE FUNCTION private.refuse_unseen_target();
 
+CREATE TRIGGER refuse_derived_insert
+  BEFORE INSERT ON public.comment_mentions
+  FOR EACH ROW
+  WHEN ((current_setting('private.storing_mentions'::text, true) IS DISTINCT FROM 'on'::text))
+  EXECUTE FUNCTION private.refuse_derived_insert();
+
 CREATE TRIGGER refuse_comment_edit
   BEFORE UPDATE OF body ON public.comments
   FOR EACH ROW
@@ -194,10 +260,22 @@ CREATE TRIGGER refuse_self_pair
   FOR EACH ROW
   EXECUTE FUNCTION private.refuse_self_pair('muter_id', 'muted_id', 'cannot_mute_self', 'An account cannot mute itself');
 
+CREATE TRIGGER refuse_derived_insert
+  BEFORE INSERT ON public.notifications
+  FOR EACH ROW
+  WHEN ((pg_trigger_depth() = 0))
+  EXECUTE FUNCTION private.refuse_derived_insert();
+
 CREATE TRIGGER refuse_unseen_target
   BEFORE INSERT ON public.post_likes
   FOR EACH ROW
   EXECUTE FUNCTION private.refuse_unseen_target();
+
+CREATE TRIGGER refuse_derived_insert
+  BEFORE INSERT ON public.post_mentions
+  FOR EACH ROW
+  WHEN ((current_setting('private.storing_mentions'::text, true) IS DISTINCT FROM 'on'::text))
+  EXECUTE FUNCTION private.refuse_derived_insert();
 
 CREATE TRIGGER refuse_self_pair
   BEFORE INSERT ON public.reports
@@ -207,6 +285,8 @@ CREATE TRIGGER refuse_self_pair
 COMMENT ON FUNCTION "private"."impersonated_in_studio"() IS 'Whether these claims were set by an operator impersonating a user in Studio''s SQL editor (no session to check).';
 
 COMMENT ON FUNCTION "private"."refuse_comment_edit"() IS 'Trigger: refuses an edit of a comment''s text.';
+
+COMMENT ON FUNCTION "private"."refuse_derived_insert"() IS 'Trigger: refuses a notification or mention inserted other than by the trigger of its act.';
 
 COMMENT ON FUNCTION "private"."refuse_self_pair"() IS 'Trigger: refuses a row that relates an account to itself (arguments: the two columns, the code, the message).';
 
@@ -223,6 +303,12 @@ REVOKE ALL ON FUNCTION "private"."refuse_comment_edit"() FROM PUBLIC;
 REVOKE ALL ON FUNCTION "private"."refuse_comment_edit"() FROM "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."refuse_comment_edit"() TO "postgres";
+
+REVOKE ALL ON FUNCTION "private"."refuse_derived_insert"() FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION "private"."refuse_derived_insert"() FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."refuse_derived_insert"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."refuse_self_pair"() FROM PUBLIC;
 
