@@ -328,6 +328,31 @@ create trigger refuse_self_pair
 before insert on public.reports
 for each row execute function private.refuse_self_pair('reporter_id', 'target_user_id', 'invalid_reason', 'An account cannot report itself');
 
+-- A report names exactly the target its type says. The table's check holds it too, but its error names a
+-- constraint (`reports_check`); the API's report functions set both, so only a direct insert meets this.
+create function private.refuse_report_without_target()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.fail(400, 'invalid_value', format(
+    'A report of a %s names it in target_%s_id, and leaves the other two target columns empty', new.target_type, new.target_type));
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_report_without_target() from public;
+comment on function private.refuse_report_without_target() is 'Trigger: refuses a report whose target columns do not match its type.';
+
+create trigger refuse_report_without_target
+before insert on public.reports
+for each row
+when ((new.target_type = 'user') is distinct from (new.target_user_id is not null)
+  or (new.target_type = 'post') is distinct from (new.target_post_id is not null)
+  or (new.target_type = 'comment') is distinct from (new.target_comment_id is not null))
+execute function private.refuse_report_without_target();
+
 -- A like or a comment written by a session without a user (Studio's table editor as `postgres`, service_role):
 -- row-level security, which holds the API's writers to the posts they see, does not apply to it. The same rule is
 -- asked here one row at a time: the writer, not banned, may see the post (private.may_see_post, the policy's

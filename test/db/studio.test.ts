@@ -292,7 +292,7 @@ studio('rows the API could never make, written in the table editor (as `postgres
     expect(await asRoot`select kind from public.notifications where recipient_id = ${author.id}`).toEqual([{ kind: 'post_like' }]);
   });
 
-  it('a relation of an account with itself gets the API\'s code, not a constraint\'s name', async () => {
+  it('a relation of an account with itself, or a report without its target, gets a code, not a constraint\'s name', async () => {
     const member = await createAccount('member');
     const cases: [postgres.PendingQuery<postgres.Row[]>, string][] = [
       [asRoot`insert into public.follows (follower_id, followee_id) values (${member.id}, ${member.id})`, 'cannot_follow_self'],
@@ -303,6 +303,11 @@ studio('rows the API could never make, written in the table editor (as `postgres
         values (${member.id}, 'user', ${member.id}, 'me')`, 'invalid_reason'],
     ];
     for (const [insert, hint] of cases) expect(await errorOf(insert)).toMatchObject({ code: 'PT400', hint });
+    const [post] = await asRoot`insert into public.posts (author_id, body) values (${member.id}, 'a day') returning id`;
+    const noTarget = await errorOf(asRoot`insert into public.reports (reporter_id, target_type, target_post_id, target_user_id, reason)
+      values (${member.id}, 'user', ${post.id}, null, 'spam')`);
+    expect(noTarget).toMatchObject({ code: 'PT400', hint: 'invalid_value' });
+    expect(noTarget.message).toContain('target_user_id');
   });
 
   it('a comment\'s text is not edited; a post for an account that does not exist names the author, not a column', async () => {

@@ -38,6 +38,18 @@ begin
 end;
 $function$;
 
+CREATE OR REPLACE FUNCTION private.refuse_report_without_target()
+  RETURNS TRIGGER
+  LANGUAGE plpgsql
+  SET search_path TO ''
+  AS $function$
+begin
+  perform private.fail(400, 'invalid_value', format(
+    'A report of a %s names it in target_%s_id, and leaves the other two target columns empty', new.target_type, new.target_type));
+  return null;
+end;
+$function$;
+
 CREATE OR REPLACE FUNCTION private.refuse_self_pair()
   RETURNS TRIGGER
   LANGUAGE plpgsql
@@ -277,6 +289,14 @@ CREATE TRIGGER refuse_derived_insert
   WHEN ((current_setting('private.storing_mentions'::text, true) IS DISTINCT FROM 'on'::text))
   EXECUTE FUNCTION private.refuse_derived_insert();
 
+CREATE TRIGGER refuse_report_without_target
+  BEFORE INSERT ON public.reports
+  FOR EACH ROW
+  WHEN ((((new.target_type = 'user'::public.report_target) IS DISTINCT FROM (new.target_user_id IS
+    NOT NULL)) OR ((new.target_type = 'post'::public.report_target) IS DISTINCT FROM (new.target_post_id IS
+    NOT NULL)) OR ((new.target_type = 'comment'::public.report_target) IS DISTINCT FROM (new.target_comment_id IS NOT NULL))))
+  EXECUTE FUNCTION private.refuse_report_without_target();
+
 CREATE TRIGGER refuse_self_pair
   BEFORE INSERT ON public.reports
   FOR EACH ROW
@@ -287,6 +307,8 @@ COMMENT ON FUNCTION "private"."impersonated_in_studio"() IS 'Whether these claim
 COMMENT ON FUNCTION "private"."refuse_comment_edit"() IS 'Trigger: refuses an edit of a comment''s text.';
 
 COMMENT ON FUNCTION "private"."refuse_derived_insert"() IS 'Trigger: refuses a notification or mention inserted other than by the trigger of its act.';
+
+COMMENT ON FUNCTION "private"."refuse_report_without_target"() IS 'Trigger: refuses a report whose target columns do not match its type.';
 
 COMMENT ON FUNCTION "private"."refuse_self_pair"() IS 'Trigger: refuses a row that relates an account to itself (arguments: the two columns, the code, the message).';
 
@@ -309,6 +331,12 @@ REVOKE ALL ON FUNCTION "private"."refuse_derived_insert"() FROM PUBLIC;
 REVOKE ALL ON FUNCTION "private"."refuse_derived_insert"() FROM "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."refuse_derived_insert"() TO "postgres";
+
+REVOKE ALL ON FUNCTION "private"."refuse_report_without_target"() FROM PUBLIC;
+
+REVOKE ALL ON FUNCTION "private"."refuse_report_without_target"() FROM "postgres";
+
+GRANT EXECUTE ON FUNCTION "private"."refuse_report_without_target"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."refuse_self_pair"() FROM PUBLIC;
 
