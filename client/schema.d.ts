@@ -2941,7 +2941,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned";
+                code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned" | "written_by_database";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -3711,10 +3711,45 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden" | "not_author" | "post_banned";
+                code: "forbidden" | "not_author" | "post_banned" | "written_by_database";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        UpdatePostError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Post not found
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3781,7 +3816,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
+                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned" | "written_by_database";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -3979,6 +4014,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "idempotency_key_reused",
+         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreateCommentError409: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_visible_to_writer" | "username_taken";
+                /**
+                 * @description For people; may change
+                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "rate_limited",
          *         "message": "Too many requests; try again in a moment",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4096,7 +4166,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found";
+                code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
                  * @example Post not found
@@ -4376,45 +4446,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_history_is_append_only" | "counter_is_derived" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "counter_is_derived" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required" | "written_by_database";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminDeleteUserError404: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
-                /**
-                 * @description For people; may change
-                 * @example Post not found
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4621,7 +4656,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required" | "written_by_database";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -8192,7 +8227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8313,7 +8348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8405,7 +8440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8748,7 +8783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8766,7 +8801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError409"];
+                    "application/json": components["schemas"]["CreateCommentError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -9258,7 +9293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError409"];
+                    "application/json": components["schemas"]["CreateCommentError409"];
                 };
             };
             /** @description A body over 64 KiB */
@@ -10347,7 +10382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The user is not banned */
@@ -10469,7 +10504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -10599,7 +10634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The post is not banned */
@@ -11760,7 +11795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -12301,7 +12336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["UpdatePostError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */

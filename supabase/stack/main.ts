@@ -7,7 +7,10 @@
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
+//   generate  every generated file, in order (supabase/stack/generated.ts); needs `npm start` running
+//   error-codes  only the error code lists (no stack needed)
 //   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
+//   docs:rpc  regenerates docs/RPC.md from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
 //   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
@@ -27,10 +30,7 @@ import { exportSendEmailHook, type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
-import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
-import { databaseTypes, databaseTypesFiles } from './database-types.ts';
-import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
-import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
+import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from './generated.ts';
 
 function onStopSignal(handler: () => void): void {
   Deno.addSignalListener('SIGINT', handler);
@@ -176,59 +176,47 @@ function devDatabaseUrl(): string {
   return dev.externalDbUrl ?? `postgresql://postgres:${localPassword}@127.0.0.1:${dev.ports.db}/postgres`;
 }
 
+async function write(files: GeneratedFile[]): Promise<void> {
+  for (const { path, text } of files) {
+    await Deno.writeTextFile(join(repoRoot, path), text);
+    info(`wrote ${path}`);
+  }
+}
+
+/** `npm run types`: the database types from the running development database (supabase/stack/generated.ts). */
 async function types(): Promise<void> {
   await exportSendEmailHook(profile('dev', readConfig()));
-  let types: string;
+  let files: GeneratedFile[];
   try {
-    types = databaseTypes(withoutTls(devDatabaseUrl()));
+    files = databaseTypeFiles(withoutTls(devDatabaseUrl()));
   } catch (error) {
     throw new Error('supabase gen types failed: is `npm start` running?', { cause: error });
   }
-  for (const file of databaseTypesFiles) {
-    await Deno.writeTextFile(join(repoRoot, file), types);
-    info(`wrote ${file}`);
-  }
+  await write(files);
 }
 
 /** `npm run docs:rpc`: docs/RPC.md from the dev stack's database and the facade's route files. Needs `npm start` running. */
 async function rpcReference(): Promise<void> {
   const sql = postgres(devDatabaseUrl(), { max: 1, onnotice: () => {} });
   try {
-    const routesDir = join(repoRoot, 'functions', 'api', 'routes');
-    const sources = await Promise.all([...Deno.readDirSync(routesDir)].map((entry) => Deno.readTextFile(join(routesDir, entry.name))));
-    const file = join(repoRoot, 'docs', 'RPC.md');
-    await Deno.writeTextFile(file, renderRpcReference(await apiFunctions(sql), routesByFunction(sources)));
-    info(`wrote ${file}`);
+    await write([await rpcReferenceFile(sql)]);
   } finally {
     await sql.end();
   }
 }
 
-/** The files below `dir` of the repository (recursively, in name order) whose names end in one of `endings`. */
-function sourcesOf(dir: string, endings: string[]): Source[] {
-  return [...Deno.readDirSync(join(repoRoot, dir))].sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory) return sourcesOf(path, endings);
-    return endings.some((ending) => entry.name.endsWith(ending)) ? [{ path, text: Deno.readTextFileSync(join(repoRoot, path)) }] : [];
-  });
-}
-
-/**
- * `npm run error-codes` (no stack needed): functions/api/lib/error-codes.ts from supabase/ERRORS.md, and
- * functions/api/lib/operation-codes.ts from the facade and the schemas.
- */
-async function errorCodes(): Promise<void> {
-  const documented = documentedCodes(await Deno.readTextFile(join(repoRoot, 'supabase', 'ERRORS.md')));
-  const facade = sourcesOf('functions/api', ['.ts']);
-  const schemas = sourcesOf('supabase/schemas', ['.sql']);
-  const generated: [string, string][] = [
-    ['functions/api/lib/error-codes.ts', renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text)))],
-    ['functions/api/lib/operation-codes.ts', renderOperationCodes(operationCodes(facade, schemas, new Set(documented.codes.keys())))],
-  ];
-  for (const [path, text] of generated) {
-    await Deno.writeTextFile(join(repoRoot, path), text);
-    info(`wrote ${path}`);
-  }
+/** `npm run generate`: every generated file, in order (supabase/stack/generated.ts). Needs `npm start` running. */
+async function generate(): Promise<void> {
+  await write(errorCodeFiles());
+  // A fresh process: the OpenAPI document is built from the app, which imports the error codes just written.
+  const client = await new Deno.Command(Deno.execPath(), {
+    args: ['run', '--allow-all', join(repoRoot, 'supabase', 'stack', 'openapi-tasks.ts'), 'client'],
+    stdout: 'inherit',
+    stderr: 'inherit',
+  }).spawn().status;
+  if (!client.success) throw new Error('generating client/schema.d.ts failed (see above)');
+  await types();
+  await rpcReference();
 }
 
 /**
@@ -302,11 +290,12 @@ try {
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
-  else if (command === 'error-codes') await errorCodes();
+  else if (command === 'error-codes') await write(errorCodeFiles());
+  else if (command === 'generate') await generate();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

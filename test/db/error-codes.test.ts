@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { documentedCodes, messagesOf, renderErrorCodes } from '../../supabase/stack/error-codes.ts';
-import { operationCodes, renderOperationCodes, type Source } from '../../supabase/stack/operation-codes.ts';
+import { documentedCodes } from '../../supabase/stack/error-codes.ts';
+import { errorCodeFiles } from '../../supabase/stack/generated.ts';
 import { asRoot } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
@@ -129,21 +129,7 @@ describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
     expect(ownStates.filter((state) => !mapped.some((entry) => entry.startsWith(`${state} `)))).toEqual([]);
   });
 
-  it('is what functions/api/lib/error-codes.ts, and so the OpenAPI document, lists per status (else run `npm run error-codes`)', () => {
-    const texts = (dir: string, ending: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) =>
-        entry.isDirectory() ? texts(join(dir, entry.name), ending) : entry.name.endsWith(ending) ? [readFileSync(join(dir, entry.name), 'utf8')] : []);
-    const expected = renderErrorCodes(documentedCodes(errorsMd), messagesOf([...texts('functions/api', '.ts'), ...texts('supabase/schemas', '.sql')]));
-    expect(readFileSync('functions/api/lib/error-codes.ts', 'utf8')).toBe(expected);
-  });
-
-  it('is what functions/api/lib/operation-codes.ts, and so each operation\'s document, lists per operation (else run `npm run error-codes`)', () => {
-    const sources = (dir: string, ending: string): Source[] =>
-      readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-        const path = `${dir}/${entry.name}`;
-        return entry.isDirectory() ? sources(path, ending) : entry.name.endsWith(ending) ? [{ path, text: readFileSync(path, 'utf8') }] : [];
-      });
-    const codes = operationCodes(sources('functions/api', '.ts'), sources('supabase/schemas', '.sql'), new Set(documentedCodes(errorsMd).codes.keys()));
-    expect(readFileSync('functions/api/lib/operation-codes.ts', 'utf8')).toBe(renderOperationCodes(codes));
+  it.each(errorCodeFiles())('$path is what supabase/ERRORS.md and the sources say now (else run `npm run error-codes`)', ({ path, text }) => {
+    expect(readFileSync(path, 'utf8')).toBe(text);
   });
 });
