@@ -51,7 +51,7 @@ describe.skipIf(!authIsRunning)('blocks through supabase-js', () => {
     const forged = await u.stranger.sdk.from('blocks').insert({ blocker_id: u.target.id, blocked_id: u.stranger.id });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
     const self = await u.stranger.sdk.from('blocks').insert({ blocked_id: u.stranger.id });
-    expect(refusal(self)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'cannot_block_self' });
     const banned = await u.banned.sdk.from('blocks').insert({ blocked_id: u.stranger.id });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('blocks').insert({ blocked_id: u.stranger.id });

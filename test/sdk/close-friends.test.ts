@@ -56,7 +56,7 @@ describe.skipIf(!authIsRunning)('close friends through supabase-js', () => {
     const anon = await anonSdk().from('close_friends').insert({ friend_id: u.stranger.id });
     expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
     const self = await u.stranger.sdk.from('close_friends').insert({ friend_id: u.stranger.id });
-    expect(refusal(self)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'cannot_befriend_self' });
   });
 
   it('delete: the owner removes a member; the member, an admin and a banned owner delete 0 rows', async () => {

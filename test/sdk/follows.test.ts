@@ -79,7 +79,7 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
     const forgedFollower = await u.fan.sdk.from('follows').insert({ follower_id: u.stranger.id, followee_id: u.privFan.id });
     expect(refusal(forgedFollower)).toEqual({ status: 403, code: '42501', hint: null });
     const self = await u.fan.sdk.from('follows').insert({ followee_id: u.fan.id });
-    expect(refusal(self)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'cannot_follow_self' });
   });
 
   it('insert: no follow across a block (either way), by the banned, or anonymously', async () => {
