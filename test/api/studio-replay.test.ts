@@ -119,15 +119,15 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     const post = await rpc(author, 'create_post', { p_body: 'kept' });
     await rpc(fan, 'like_post', { p_post_id: post.id });
     await rpc(fan, 'follow', { p_username: author.username });
-    // The editor truncates without CASCADE: a table another references (follows, by feed_sources) is refused by
-    // Postgres first, suggesting CASCADE, which the trigger then refuses (test/db/studio.test.ts).
+    // The editor truncates without CASCADE: a table another references (follows, by feed_sources; comments) is
+    // refused by Postgres first, suggesting CASCADE, which the trigger then refuses (test/db/studio.test.ts).
     const refusals: Record<string, string | undefined> = {};
     for (const name of ['post_likes', 'follows', 'comments', 'reports']) {
       const { code, hint } = await errorOf(tableEditor.truncate(name));
       refusals[name] = code === '0A000' ? 'refused by a foreign key' : hint;
     }
     expect(refusals).toEqual({
-      post_likes: 'truncate_refused', follows: 'refused by a foreign key', comments: 'truncate_refused', reports: 'truncate_refused',
+      post_likes: 'truncate_refused', follows: 'refused by a foreign key', comments: 'refused by a foreign key', reports: 'truncate_refused',
     });
     expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[1, 1], [1, 1]]);
   });
