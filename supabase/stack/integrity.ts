@@ -5,10 +5,14 @@ import { info, warn } from './log.ts';
 
 /** Whether the report is empty on `databaseUrl`; when not, its rows are printed. */
 export async function integrityHolds(databaseUrl: string): Promise<boolean> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const sql = postgres(databaseUrl, { max: 1, connect_timeout: 10, onnotice: () => {} });
   try {
     const rows = await sql`select problem, element_type, element_id, detail, repair from moderation.integrity_report()
-      order by problem, element_type, element_id`;
+      order by problem, element_type, element_id`.catch((error) => {
+        warn(`FAILED: moderation.integrity_report() could not run after the run: ${error instanceof Error ? error.message : error}`);
+        return undefined;
+      });
+    if (!rows) return false;
     if (rows.length === 0) {
       info('moderation.integrity_report() is empty after the run');
       return true;
