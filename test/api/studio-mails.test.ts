@@ -21,23 +21,33 @@ async function onlyMail(email: string) {
 }
 
 mails("Studio's Authentication page: the e-mails its buttons send", () => {
-  it('Invite user: the invitee learns how to choose a password, and doing so signs them in; the link accepts too', async () => {
+  it('Invite user: the link accepts and signs in; the invitee learns how to choose a password, and does', async () => {
     const email = uniqueEmail('invitee');
     expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
     const invitation = await onlyMail(email);
     expect(invitation.subject).toBe('You are invited to DayKeeper');
     expect(invitation.text).toContain('choose your password');
     expect(invitation.text).toContain('POST /auth/forget_password');
-    // As the e-mail says: a password reset code, then the new password.
+    // The invitation's link is Auth's /verify on this stack: it accepts the invitation and signs the invitee in.
+    expect(invitation.link!.startsWith(`${stack.apiUrl}/auth/v1/verify?`)).toBe(true);
+    const opened = await openLink(invitation.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'invite']);
+    expect((await api('GET', '/auth/user', { token: opened.fragment.get('access_token')! })).status).toBe(200);
+    // Then, as the e-mail says: a password reset code, and the new password with it.
     expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
     const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
     const chosen = await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } });
     expect([chosen.status, chosen.body.user?.email]).toEqual([200, email]);
     expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
-    // The invitation's link is Auth's /verify on this stack: it signs the invitee in (a spent one says why).
-    const opened = await openLink(invitation.link!);
-    expect(opened.status).toBe(303);
-    expect(invitation.link!.startsWith(`${stack.apiUrl}/auth/v1/verify?`)).toBe(true);
+  });
+
+  it('Invite user, followed by the password reset alone (the link never opened), confirms the invitee too', async () => {
+    const email = uniqueEmail('invitee');
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
+    const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
+    expect((await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
   });
 
   it('Send magic link: a sign-in link and code, not the account-deletion code\'s text; the link signs in', async () => {
