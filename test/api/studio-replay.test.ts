@@ -58,6 +58,21 @@ studio("the Authentication page (Auth's admin API with the service key)", () => 
     expect((await api('GET', `/${leaving.username}`)).status).toBe(404);
   });
 
+  it('Delete user still works when a counter it lowers was left too low (a load with triggers off); the recount repairs', async () => {
+    const [author, leaving] = await Promise.all([createAccount('replaylow'), createAccount('replaylowfan')]);
+    const post = await rpc(author, 'create_post', { p_body: 'counted low' });
+    await rpc(leaving, 'like_post', { p_post_id: post.id });
+    await rpc(leaving, 'follow', { p_username: author.username });
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set likes_count = 0 where id = ${post.id}`;
+      await tx`update public.profiles set followers_count = 0 where id = ${author.id}`;
+    });
+    expect((await studioAuth('DELETE', `/admin/users/${leaving.id}`, { should_soft_delete: false })).status).toBe(200);
+    await asRoot`select private.recount_counters()`;
+    expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[0, 0], [0, 0]]);
+  });
+
   // apps/studio/data/auth/user-create-mutation.ts → [ref]/users/index.ts: auth.admin.createUser({ email, password,
   // email_confirm }), POST /auth/v1/admin/users.
   it('Add user makes an account with a username of its own; unconfirmed, it stays invisible', async () => {
@@ -91,14 +106,16 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     expect(await likesSeen(inserted.id, author)).toEqual([0, 0]);
   });
 
-  it('a like, a report or a block moved to another target is refused; deleted and inserted, every count follows', async () => {
+  it('a like, a comment, a report or a block moved to another target is refused; deleted and inserted, counts follow', async () => {
     const [author, fan, other] = await Promise.all([createAccount('replaymove'), createAccount('replaymover'), createAccount('replayother')]);
     const [first, second] = [await rpc(author, 'create_post', { p_body: 'one' }), await rpc(author, 'create_post', { p_body: 'two' })];
     await rpc(fan, 'like_post', { p_post_id: first.id });
+    const comment = await rpc(fan, 'comment_post', { p_post_id: first.id, p_body: 'nice' });
     const report = await rpc(fan, 'report_user', { p_username: author.username, p_reason: 'spam' });
     await rpc(other, 'block', { p_username: fan.username });
     for (const move of [
       tableEditor.update('post_likes', { post_id: second.id }, { post_id: first.id, user_id: fan.id }),
+      tableEditor.update('comments', { post_id: second.id }, { id: comment.id }),
       tableEditor.update('reports', { target_user_id: other.id }, { id: report.id }),
       tableEditor.update('blocks', { blocked_id: author.id }, { blocker_id: other.id, blocked_id: fan.id }),
     ]) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
@@ -112,6 +129,7 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     await tableEditor.delete('post_likes', { post_id: [first.id], user_id: [fan.id] });
     await tableEditor.insert('post_likes', { post_id: second.id, user_id: fan.id });
     expect([await likesSeen(first.id, author), await likesSeen(second.id, author)]).toEqual([[0, 0], [1, 1]]);
+    expect((await api('GET', `/post/${first.id}`, { token: author.accessToken })).body.comments_count).toBe(1);
   });
 
   it('Truncate of a counted table is refused: the rows and their counts stay', async () => {
