@@ -92,6 +92,13 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED: flag(email.double_confirm_changes),
     GOTRUE_MAILER_OTP_LENGTH: String(email.otp_length ?? 6),
     GOTRUE_MAILER_OTP_EXP: String(email.otp_expiry ?? 3600),
+    // Where the links Auth makes lead (admin generate_link's action_link; its own mails, were the hook off): Auth's
+    // /verify behind the gateway, as the CLI's `supabase start` sets them. Auth's default, the bare path /verify,
+    // would resolve against the gateway's root and be a 404.
+    GOTRUE_MAILER_URLPATHS_INVITE: `${input.externalUrl}/verify`,
+    GOTRUE_MAILER_URLPATHS_CONFIRMATION: `${input.externalUrl}/verify`,
+    GOTRUE_MAILER_URLPATHS_RECOVERY: `${input.externalUrl}/verify`,
+    GOTRUE_MAILER_URLPATHS_EMAIL_CHANGE: `${input.externalUrl}/verify`,
     GOTRUE_SMTP_MAX_FREQUENCY: email.max_frequency ?? '1s',
     GOTRUE_SMTP_HOST: '127.0.0.1',
     GOTRUE_SMTP_PORT: String(input.smtpPort),

@@ -27,6 +27,7 @@ import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
 import { exportSendEmailHook, type Stack, up } from './stack.ts';
+import { integrityHolds } from './integrity.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
@@ -132,6 +133,8 @@ async function inFreshStack(name: 'test' | 'faults', mode: 'run' | 'bench', vite
     onGiveUp(() => run.kill('SIGTERM'));
     const result = await run.status;
     if (mode === 'run') await printTally(report, stack.authUnavailable);
+    // Without Auth there is no schema to check.
+    if (mode === 'run' && !stack.authUnavailable && !(await integrityHolds(stack.superuserUrl))) return 1;
     return result.code;
   } finally {
     await stopAll();

@@ -16,7 +16,7 @@ const auth = describe.skipIf(!authIsRunning);
 const subjects = {
   confirmation: 'Your DayKeeper sign-up code',
   recovery: 'Your DayKeeper password reset code',
-  magicLink: 'Your DayKeeper one-time code',
+  magicLink: 'Your DayKeeper sign-in link',
   emailChange: 'Confirm your new DayKeeper e-mail',
   reauthentication: 'Your DayKeeper confirmation code',
   invite: 'You are invited to DayKeeper',

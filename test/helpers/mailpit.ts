@@ -41,6 +41,10 @@ export interface Mail {
   subject: string;
   /** The first 6-digit code of its text. */
   code: string | undefined;
+  /** Its text, as a mail reader without HTML shows it. */
+  text: string;
+  /** The first link of its HTML. */
+  link: string | undefined;
 }
 
 /** Every e-mail `email` has received, newest first (after waiting `settleMs` for any still on their way). */
@@ -49,7 +53,9 @@ export async function mailsTo(email: string, settleMs = 1_000): Promise<Mail[]> 
   const query = encodeURIComponent(`to:"${email}"`);
   const { messages } = await getJson<{ messages: (MessageSummary & { Subject: string })[] }>(`/api/v1/search?query=${query}&limit=50`);
   return Promise.all(messages.map(async (summary) => {
-    const message = await getJson<{ Text: string }>(`/api/v1/message/${summary.ID}`);
-    return { subject: summary.Subject, code: /\b(\d{6})\b/.exec(message.Text)?.[1] };
+    const message = await getJson<{ Text: string; HTML: string }>(`/api/v1/message/${summary.ID}`);
+    const link = /href="([^"]+)"/.exec(message.HTML)?.[1]
+      ?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replaceAll('&amp;', '&');
+    return { subject: summary.Subject, code: /\b(\d{6})\b/.exec(message.Text)?.[1], text: message.Text, link };
   }));
 }

@@ -111,9 +111,12 @@ export function createAuthApi(env: Env) {
     recover: (email: string, clientIp?: string) => call<unknown>('/recover', { body: { email }, clientIp }),
     resendSignup: (email: string, clientIp?: string) =>
       call<unknown>('/resend', { body: { type: 'signup', email }, clientIp }),
-    /** A one-time code by e-mail to an existing account (never creates one). */
-    sendCode: (email: string, clientIp?: string) =>
-      call<unknown>('/otp', { body: { email, create_user: false }, clientIp }),
+    /**
+     * A new magic-link token of an existing account, e-mailed by nobody: the facade mails its code itself, with a
+     * text that says what it is for (Auth's own magic-link e-mail is a sign-in link). It replaces the last one.
+     */
+    newMagicLinkCode: (email: string) =>
+      call<{ email_otp: string }>('/admin/generate_link', { body: { type: 'magiclink', email }, admin: true }),
     logout: (token: string, scope: 'local' | 'global' | 'others') =>
       call<unknown>(`/logout?scope=${scope}`, { method: 'POST', token }),
     getUser: (token: string) => call<AuthUser>('/user', { token }),

@@ -10,7 +10,8 @@ import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { atLeast } from './fixed-time.ts';
 import { ownProfile } from './session.ts';
-import { assertMailUp } from './smtp.ts';
+import { giveBackMailSlot, type MailSlot, takeMailSlot } from './mail-slots.ts';
+import { assertMailUp, mailUnavailable } from './smtp.ts';
 import { type Caller, server } from './tokens.ts';
 
 /** How long a verification takes, whatever its outcome: above the time Auth takes to check a code. */
@@ -56,14 +57,27 @@ export function isMailRefused(error: unknown): boolean {
 }
 
 /**
- * E-mails the signed-in caller a one-time code (Auth's /otp) that proves their mailbox (deleting the account,
- * recovering from a lost second factor): 429 within a minute of the last one, 503 when the mail server is down.
+ * E-mails the signed-in caller a one-time code that proves their mailbox (deleting the account, recovering from a
+ * lost second factor): 429 within a minute of the last one, 503 when the mail server is down. The code is Auth's
+ * magic-link token, but the e-mail is the facade's (template account_code): Auth's magic-link e-mail, which
+ * Studio's "Send magic link" and supabase-js signInWithOtp ask for, is a sign-in link, not this. It takes the
+ * same slot as Auth's (kind magiclink) before the token is replaced, so a refusal voids no code.
  */
 export async function mailOneTimeCode(deps: Deps, caller: Caller, clientIp?: string): Promise<void> {
   const profile = await ownProfile(deps, caller);
   await assertMailUp(deps.env);
-  await deps.auth.sendCode(profile.email, clientIp).catch((error) => {
-    if (isMailRefused(error)) throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
-    throw fromAuth(error);
-  });
+  const slot: MailSlot = { userId: profile.id, kind: 'magiclink', address: clientIp ?? '', mails: 1 };
+  if (await takeMailSlot(deps, slot)) {
+    throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
+  }
+  try {
+    const { email_otp: code } = await deps.auth.newMagicLinkCode(profile.email);
+    await deps.sendMail({ template: 'account_code', to: profile.email, fields: { Email: profile.email, Token: code } });
+  } catch (error) {
+    await giveBackMailSlot(deps, slot);
+    if (error instanceof AuthError) throw fromAuth(error);
+    if (error instanceof ApiError) throw error;
+    console.error('one-time code: the mail server failed:', error instanceof Error ? error.message : error);
+    throw mailUnavailable();
+  }
 }

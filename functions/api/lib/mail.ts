@@ -1,6 +1,7 @@
 // Code e-mails, rendered from functions/api/templates/ and sent by SMTP (nodemailer) to SMTP_SERVER. Each
 // template is an HTML file whose <title> is the subject; it may show the fields Supabase Auth's own templates
-// name: {{ .Token }}, {{ .Email }}, {{ .NewEmail }}, {{ .SiteURL }}, {{ .RedirectTo }}, {{ .TokenHash }}.
+// name: {{ .Token }}, {{ .Email }}, {{ .NewEmail }}, {{ .SiteURL }}, {{ .RedirectTo }}, {{ .TokenHash }},
+// {{ .ConfirmationURL }} (the link that does what the code does; empty for codes without one).
 import { readFile } from 'node:fs/promises';
 // @ts-types="npm:@types/nodemailer@8.0.2"
 import nodemailer from 'nodemailer';

@@ -1,7 +1,8 @@
 // POST /hooks/send_email: Supabase Auth's Send Email hook. Auth sends no e-mail itself: for every code e-mail,
-// whatever door asked (its /signup, /recover, /otp, /resend, /user, /reauthenticate, /invite, or the facade),
-// it asks here. The database gives a slot or says why not (private.take_mail_slot: once a minute per account
-// and kind, a budget per client address and for the project); then the project's template goes out by SMTP.
+// whatever door asked (its /signup, /recover, /otp, /magiclink, /resend, /user, /reauthenticate, /invite: the
+// facade, supabase-js, or Studio's Authentication page), it asks here. The database gives a slot or says why not
+// (private.take_mail_slot: once a minute per account and kind, a budget per client address and for the project);
+// then the project's template for that kind goes out by SMTP, with its code and the link that does the same.
 // Not in the OpenAPI document: only Auth calls it, signed with the hook's secret (Standard Webhooks).
 // See docs/ACCOUNTS-SECURITY.md, "Code e-mails".
 import { z } from 'zod';
@@ -9,10 +10,8 @@ import { Webhook } from 'standardwebhooks';
 import type { Context } from 'hono';
 import type { AppEnv, Deps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
-import { queryAs } from '../lib/query.ts';
+import { giveBackMailSlot, type MailSlot, takeMailSlot } from '../lib/mail-slots.ts';
 import { createRouter } from '../lib/router.ts';
-import { sql } from '../lib/sql-text.ts';
-import { server } from '../lib/tokens.ts';
 
 /** Auth's e-mail action types, each with its template (functions/api/templates/<name>.html). */
 const templates: Record<string, string> = {
@@ -40,22 +39,31 @@ const HookInput = z.object({
 type HookInput = z.infer<typeof HookInput>;
 
 /**
+ * The link that does what the code does: Auth's GET /verify, which verifies the token hash and redirects to
+ * redirect_to (else the site URL) with a session, as Auth's own {{ .ConfirmationURL }}. The hook's `site_url` is
+ * Auth's external URL (API_EXTERNAL_URL: the gateway's /auth/v1), so the link works wherever Auth is reached.
+ */
+function confirmationUrl(data: HookInput['email_data'], tokenHash: string): string {
+  if (!tokenHash || !data.site_url) return '';
+  const query = new URLSearchParams({ token: tokenHash, type: data.email_action_type });
+  if (data.redirect_to) query.set('redirect_to', data.redirect_to);
+  return `${data.site_url.replace(/\/$/, '')}/verify?${query}`;
+}
+
+/**
  * The e-mails one hook call asks for. An e-mail change with secure_email_change (double_confirm_changes) sends a
  * code to each address: `token` to the current one, `token_new` to the new one (whose hashes Auth swaps).
  */
 function mailsOf({ user, email_data: data }: HookInput): CodeMail[] {
   const template = templates[data.email_action_type];
   const fields = { Email: user.email, NewEmail: user.new_email, SiteURL: data.site_url, RedirectTo: data.redirect_to };
-  if (data.email_action_type !== 'email_change') {
-    return [{ template, to: user.email, fields: { ...fields, Token: data.token, TokenHash: data.token_hash } }];
-  }
+  const mail = (to: string, token: string, tokenHash: string): CodeMail =>
+    ({ template, to, fields: { ...fields, Token: token, TokenHash: tokenHash, ConfirmationURL: confirmationUrl(data, tokenHash) } });
+  if (data.email_action_type !== 'email_change') return [mail(user.email, data.token, data.token_hash)];
   if (data.token_new && user.email) {
-    return [
-      { template, to: user.email, fields: { ...fields, Token: data.token, TokenHash: data.token_hash_new } },
-      { template, to: user.new_email, fields: { ...fields, Token: data.token_new, TokenHash: data.token_hash } },
-    ];
+    return [mail(user.email, data.token, data.token_hash_new), mail(user.new_email, data.token_new, data.token_hash)];
   }
-  return [{ template, to: user.new_email, fields: { ...fields, Token: data.token || data.token_new, TokenHash: data.token_hash } }];
+  return [mail(user.new_email, data.token || data.token_new, data.token_hash)];
 }
 
 /** How the hook answers Auth: a refusal is a 200 whose `error` Auth passes on to its client with `http_code`. */
@@ -89,14 +97,14 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async (c) 
   const mails = mailsOf(input);
   // Not the request limits of the address Auth calls from: the slot counts the client Auth names.
   const deps: Deps = { ...c.var.deps, requestQuota: undefined, readOnly: false };
-  const slot = [input.user.id, input.email_data.email_action_type, input.metadata.ip_address, mails.length] as const;
-  const [{ refusal }] = await queryAs(deps, server, sql`select private.take_mail_slot(${slot[0]}, ${slot[1]}, ${slot[2]}, ${slot[3]}) as refusal`);
+  const slot: MailSlot = { userId: input.user.id, kind: input.email_data.email_action_type, address: input.metadata.ip_address, mails: mails.length };
+  const refusal = await takeMailSlot(deps, slot);
   if (refusal) return refuse(c, 429, refusal);
   try {
     for (const mail of mails) await deps.sendMail(mail);
   } catch (error) {
     console.error('send_email hook: the mail server failed:', error instanceof Error ? error.message : error);
-    await queryAs(deps, server, sql`select private.give_back_mail_slot(${slot[0]}, ${slot[1]}, ${slot[2]}, ${slot[3]})`);
+    await giveBackMailSlot(deps, slot);
     // Auth answers its client as it does when its own mail server fails ("Error sending … email", 500).
     return refuse(c, 500, 'Error sending e-mail: the mail server is unavailable');
   }

@@ -1,0 +1,124 @@
+// The e-mails an admin's buttons on Studio's Authentication page make Supabase Auth send, through the Send Email
+// hook (functions/api/routes/send-email-hook.ts): each kind says what it is for and what to do next, and its
+// link works on the stack (Auth's /verify behind the gateway, as supabase/stack/auth-env.ts sets the mailer
+// URL paths). Requests as Studio sends them: apps/studio/pages/api/platform/auth/[ref]/invite.ts,
+// magiclink.ts and recover.ts (POST /auth/v1/invite, /magiclink, /recover with { email } and the service key).
+import { describe, expect, it } from 'vitest';
+import { createAccount } from '../helpers/accounts.ts';
+import { api } from '../helpers/http.ts';
+import { mailsTo } from '../helpers/mailpit.ts';
+import { openLink, studioAuth } from '../helpers/studio.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
+import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
+
+const mails = describe.skipIf(!authIsRunning);
+
+/** The one e-mail `email` got, once it is there. */
+async function onlyMail(email: string) {
+  const received = await mailsTo(email);
+  expect(received).toHaveLength(1);
+  return received[0];
+}
+
+mails("Studio's Authentication page: the e-mails its buttons send", () => {
+  it('Invite user: the link accepts and signs in; the invitee learns how to choose a password, and does', async () => {
+    const email = uniqueEmail('invitee');
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    const invitation = await onlyMail(email);
+    expect(invitation.subject).toBe('You are invited to DayKeeper');
+    expect(invitation.text).toContain('choose your password');
+    expect(invitation.text).toContain('POST /auth/forget_password');
+    // The invitation's link is Auth's /verify on this stack: it accepts the invitation and signs the invitee in.
+    expect(invitation.link!.startsWith(`${stack.apiUrl}/auth/v1/verify?`)).toBe(true);
+    const opened = await openLink(invitation.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'invite']);
+    expect((await api('GET', '/auth/user', { token: opened.fragment.get('access_token')! })).status).toBe(200);
+    // Then, as the e-mail says: a password reset code, and the new password with it.
+    expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
+    const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
+    const chosen = await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } });
+    expect([chosen.status, chosen.body.user?.email]).toEqual([200, email]);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
+  });
+
+  it('Invite user, followed by the password reset alone (the link never opened), confirms the invitee too', async () => {
+    const email = uniqueEmail('invitee');
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
+    const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
+    expect((await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
+  });
+
+  it('Send magic link: a sign-in link and code, not the account-deletion code\'s text; the link signs in', async () => {
+    const member = await createAccount('magic');
+    expect((await studioAuth('POST', '/magiclink', { email: member.email })).status).toBe(200);
+    const mail = await onlyMail(member.email);
+    expect(mail.subject).toBe('Your DayKeeper sign-in link');
+    expect(mail.text).not.toMatch(/delete|second factor/i);
+    const opened = await openLink(mail.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'magiclink']);
+    expect((await api('GET', '/auth/user', { token: opened.fragment.get('access_token')! })).status).toBe(200);
+  });
+
+  it('Send password recovery: the reset code works in the facade, and its link opens a recovery session', async () => {
+    const member = await createAccount('recover');
+    expect((await studioAuth('POST', '/recover', { email: member.email })).status).toBe(200);
+    const mail = await onlyMail(member.email);
+    expect(mail.subject).toBe('Your DayKeeper password reset code');
+    expect(mail.text).toContain('POST /auth/reset_password');
+    const opened = await openLink(mail.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'recovery']);
+  });
+
+  it("the facade's own one-time code keeps its text: it is for deleting the account or a lost second factor", async () => {
+    const member = await createAccount('deleting');
+    expect((await api('POST', '/auth/requestdeletecode', { token: member.accessToken })).status).toBe(200);
+    const mail = await onlyMail(member.email);
+    expect(mail.subject).toBe('Your DayKeeper one-time code');
+    expect(mail.text).toContain('delete this account');
+    expect(mail.link).toBeUndefined();
+    const deleted = await api('DELETE', '/user', { token: member.accessToken, json: { code: mail.code } });
+    expect(deleted.status).toBe(200);
+  });
+});
+
+mails('every other kind Auth may send, with a link that works on the stack', () => {
+  it('sign-up confirmation and e-mail change: code and link; reauthentication: a code only', async () => {
+    const client = authClient();
+    const email = uniqueEmail('kinds');
+    expect((await client.signUp({ email, password: defaultPassword })).error).toBeNull();
+    const signup = await onlyMail(email);
+    expect(signup.text).toContain('confirm the account');
+    const confirmed = await openLink(signup.link!);
+    expect([confirmed.status, confirmed.fragment.get('type')]).toEqual([303, 'signup']);
+    const token = confirmed.fragment.get('access_token')!;
+
+    const newEmail = uniqueEmail('moved');
+    const change = await api('PUT', '/user', { token, json: { email: newEmail, current_password: defaultPassword } });
+    expect(change.status).toBe(200);
+    const toNew = await onlyMail(newEmail);
+    expect(toNew.subject).toBe('Confirm your new DayKeeper e-mail');
+    expect(toNew.text).toContain(`to ${newEmail}`);
+    expect((await openLink(toNew.link!)).status).toBe(303);
+
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // Auth: a second between two e-mails of an account
+    const reauthenticate = await fetch(`${stack.apiUrl}/auth/v1/reauthenticate`, { headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}` } });
+    expect(reauthenticate.status).toBe(200);
+    const [nonce] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper confirmation code');
+    expect([nonce.code?.length, nonce.link]).toEqual([6, undefined]);
+  });
+
+  it("admin generate_link's action links lead to Auth's /verify on the stack, not a 404", async () => {
+    const member = await createAccount('linked');
+    for (const type of ['magiclink', 'recovery']) {
+      const generated = await studioAuth('POST', '/admin/generate_link', { type, email: member.email });
+      expect(generated.status).toBe(200);
+      expect(generated.body.action_link.startsWith(`${stack.apiUrl}/auth/v1/verify?`)).toBe(true);
+      const opened = await openLink(generated.body.action_link);
+      expect([type, opened.status, opened.fragment.get('type')]).toEqual([type, 303, type]);
+    }
+    const invited = await studioAuth('POST', '/admin/generate_link', { type: 'invite', email: uniqueEmail('linked') });
+    expect((await openLink(invited.body.action_link)).fragment.has('access_token')).toBe(true);
+  });
+});

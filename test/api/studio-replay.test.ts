@@ -1,0 +1,182 @@
+// Issue 40, replayed: each request is what Supabase Studio's source sends (test/helpers/studio.ts cites the files),
+// and after it the rule holds through the facade (HTTP) and through supabase-js (PostgREST and Auth). The e-mails
+// of Invite, Send magic link and Send password recovery are replayed in test/api/studio-mails.test.ts; the refusal
+// codes of direct edits, in SQL, in test/db/studio.test.ts and the ban buttons' history in
+// test/api/studio-auth-bans.test.ts. The suite ends with moderation.integrity_report() empty.
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Account, createAccount } from '../helpers/accounts.ts';
+import { asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { api } from '../helpers/http.ts';
+import { anonSdk, signedInSdk } from '../helpers/sdk.ts';
+import { studioAuth, tableEditor } from '../helpers/studio.ts';
+import { authIsRunning } from '../helpers/stack.ts';
+import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
+
+const studio = describe.skipIf(!authIsRunning);
+
+/** A post's likes_count as the facade and supabase-js each read it. */
+async function likesSeen(post: string, reader: Account): Promise<[number, number]> {
+  const facade = await api('GET', `/post/${post}`, { token: reader.accessToken });
+  const { data } = await (await signedInSdk(reader)).from('posts').select('likes_count').eq('id', post).single();
+  return [facade.body.likes_count, data!.likes_count];
+}
+
+/** An account's followers_count as the facade and supabase-js (anon) read it. */
+async function followersSeen(account: Account): Promise<[number, number]> {
+  const facade = await api('GET', `/${account.username}`);
+  const { data } = await anonSdk().from('profiles').select('followers_count').eq('id', account.id).single();
+  return [facade.body.followers_count, data!.followers_count];
+}
+
+studio("the Authentication page (Auth's admin API with the service key)", () => {
+  // apps/studio/data/auth/user-update-mutation.ts: PUT /auth/v1/admin/users/{id} { ban_duration: '24h' | 'none' }.
+  it('Ban user ends the supabase-js session and hides the account; Unban lets it sign in and write again', async () => {
+    const member = await createAccount('replayban');
+    const client = await signedInSdk(member);
+    expect((await studioAuth('PUT', `/admin/users/${member.id}`, { ban_duration: '24h' })).status).toBe(200);
+    expect((await client.auth.refreshSession()).error).not.toBeNull();
+    expect((await client.rpc('create_post', { p_body: 'still here?' })).status).toBe(401);
+    expect((await anonSdk().from('profiles').select('id').eq('id', member.id)).data).toEqual([]);
+    expect((await api('GET', `/${member.username}`)).status).toBe(404);
+    expect((await anonSdk().auth.signInWithPassword({ email: member.email, password: defaultPassword })).error).not.toBeNull();
+
+    expect((await studioAuth('PUT', `/admin/users/${member.id}`, { ban_duration: 'none' })).status).toBe(200);
+    const again = await signedInSdk(member);
+    expect((await again.rpc('create_post', { p_body: 'back' })).error).toBeNull();
+    expect((await api('GET', `/${member.username}`)).status).toBe(200);
+  });
+
+  // apps/studio/pages/api/platform/auth/[ref]/users/[id]/index.ts: auth.admin.deleteUser(id), DELETE /admin/users/{id}.
+  it('Delete user takes its likes and follows with it, and every count follows', async () => {
+    const [author, leaving] = await Promise.all([createAccount('replayauthor'), createAccount('replayleaving')]);
+    const post = await rpc(author, 'create_post', { p_body: 'liked once' });
+    await rpc(leaving, 'like_post', { p_post_id: post.id });
+    await rpc(leaving, 'follow', { p_username: author.username });
+    expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[1, 1], [1, 1]]);
+    expect((await studioAuth('DELETE', `/admin/users/${leaving.id}`, { should_soft_delete: false })).status).toBe(200);
+    expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[0, 0], [0, 0]]);
+    expect((await api('GET', `/${leaving.username}`)).status).toBe(404);
+  });
+
+  it('Delete user still works when a counter it lowers was left too low (a load with triggers off); the recount repairs', async () => {
+    const [author, leaving] = await Promise.all([createAccount('replaylow'), createAccount('replaylowfan')]);
+    const post = await rpc(author, 'create_post', { p_body: 'counted low' });
+    await rpc(leaving, 'like_post', { p_post_id: post.id });
+    await rpc(leaving, 'follow', { p_username: author.username });
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set likes_count = 0 where id = ${post.id}`;
+      await tx`update public.profiles set followers_count = 0 where id = ${author.id}`;
+    });
+    expect((await studioAuth('DELETE', `/admin/users/${leaving.id}`, { should_soft_delete: false })).status).toBe(200);
+    await asRoot`select private.recount_counters()`;
+    expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[0, 0], [0, 0]]);
+  });
+
+  // apps/studio/data/auth/user-create-mutation.ts → [ref]/users/index.ts: auth.admin.createUser({ email, password,
+  // email_confirm }), POST /auth/v1/admin/users.
+  it('Add user makes an account with a username of its own; unconfirmed, it stays invisible', async () => {
+    const email = uniqueEmail('added');
+    const added = await studioAuth('POST', '/admin/users', { email, password: defaultPassword, email_confirm: true });
+    expect(added.status).toBe(200);
+    const { data: profile } = await anonSdk().from('profiles').select('username').eq('id', added.body.id).single();
+    expect(profile!.username).toMatch(/^added/);
+    expect((await api('POST', '/auth/login', { json: { login: profile!.username, password: defaultPassword } })).status).toBe(200);
+
+    const pending = await studioAuth('POST', '/admin/users', { email: uniqueEmail('pending'), password: defaultPassword, email_confirm: false });
+    expect(pending.status).toBe(200);
+    expect((await anonSdk().from('profiles').select('id').eq('id', pending.body.id)).data).toEqual([]);
+  });
+});
+
+studio("the table editor (pg-meta's SQL as postgres)", () => {
+  it('a counter edited or inserted by hand is refused or zeroed; the liker can still unlike', async () => {
+    const [author, fan] = await Promise.all([createAccount('replaycounter'), createAccount('replayfan')]);
+    const post = await rpc(author, 'create_post', { p_body: 'counted' });
+    await rpc(fan, 'like_post', { p_post_id: post.id });
+    for (const edit of [
+      tableEditor.update('posts', { likes_count: 0 }, { id: post.id }),
+      tableEditor.update('profiles', { followers_count: 1000 }, { id: author.id }),
+    ]) expect(await errorOf(edit)).toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
+    expect(await likesSeen(post.id, author)).toEqual([1, 1]);
+    const unliked = await api('POST', `/post/${post.id}/like`, { token: fan.accessToken, json: { like: false } });
+    expect([unliked.status, unliked.body.likes_count]).toEqual([200, 0]);
+
+    const [inserted] = await tableEditor.insert('posts', { author_id: author.id, body: 'made in Studio', likes_count: 7, comments_count: 3 });
+    expect(await likesSeen(inserted.id, author)).toEqual([0, 0]);
+  });
+
+  it('a like, a comment, a report or a block moved to another target is refused; deleted and inserted, counts follow', async () => {
+    const [author, fan, other] = await Promise.all([createAccount('replaymove'), createAccount('replaymover'), createAccount('replayother')]);
+    const [first, second] = [await rpc(author, 'create_post', { p_body: 'one' }), await rpc(author, 'create_post', { p_body: 'two' })];
+    await rpc(fan, 'like_post', { p_post_id: first.id });
+    const comment = await rpc(fan, 'comment_post', { p_post_id: first.id, p_body: 'nice' });
+    const report = await rpc(fan, 'report_user', { p_username: author.username, p_reason: 'spam' });
+    await rpc(other, 'block', { p_username: fan.username });
+    for (const move of [
+      tableEditor.update('post_likes', { post_id: second.id }, { post_id: first.id, user_id: fan.id }),
+      tableEditor.update('comments', { post_id: second.id }, { id: comment.id }),
+      tableEditor.update('reports', { target_user_id: other.id }, { id: report.id }),
+      tableEditor.update('blocks', { blocked_id: author.id }, { blocker_id: other.id, blocked_id: fan.id }),
+    ]) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
+    // The report still reaches the admins, under its real target.
+    const admin = await createAccount('replayadmin');
+    await asRoot`select moderation.grant_admin(${admin.username})`;
+    const reports = await api('GET', '/admin/reports?type=user&limit=100', { token: admin.accessToken });
+    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === author.id)).toMatchObject({ reports_count: 1 });
+    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === other.id)).toBeUndefined();
+
+    await tableEditor.delete('post_likes', { post_id: [first.id], user_id: [fan.id] });
+    await tableEditor.insert('post_likes', { post_id: second.id, user_id: fan.id });
+    expect([await likesSeen(first.id, author), await likesSeen(second.id, author)]).toEqual([[0, 0], [1, 1]]);
+    expect((await api('GET', `/post/${first.id}`, { token: author.accessToken })).body.comments_count).toBe(1);
+  });
+
+  it('Truncate of a counted table is refused: the rows and their counts stay', async () => {
+    const [author, fan] = await Promise.all([createAccount('replaytruncate'), createAccount('replaytfan')]);
+    const post = await rpc(author, 'create_post', { p_body: 'kept' });
+    await rpc(fan, 'like_post', { p_post_id: post.id });
+    await rpc(fan, 'follow', { p_username: author.username });
+    // The editor truncates without CASCADE: a table another references (follows, by feed_sources; comments) is
+    // refused by Postgres first, suggesting CASCADE, which the trigger then refuses (test/db/studio.test.ts).
+    const refusals: Record<string, string | undefined> = {};
+    for (const name of ['post_likes', 'follows', 'comments', 'reports']) {
+      const { code, hint } = await errorOf(tableEditor.truncate(name));
+      refusals[name] = code === '0A000' ? 'refused by a foreign key' : hint;
+    }
+    expect(refusals).toEqual({
+      post_likes: 'truncate_refused', follows: 'refused by a foreign key', comments: 'refused by a foreign key', reports: 'truncate_refused',
+    });
+    expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[1, 1], [1, 1]]);
+  });
+
+  it('a follow or close-friend row across a block is refused, so the block still hides both ways', async () => {
+    const [blocker, blocked] = await Promise.all([createAccount('replayblocker'), createAccount('replayblocked')]);
+    await rpc(blocker, 'block', { p_username: blocked.username });
+    for (const insert of [
+      tableEditor.insert('follows', { follower_id: blocked.id, followee_id: blocker.id }),
+      tableEditor.insert('close_friends', { owner_id: blocker.id, friend_id: blocked.id }),
+    ]) expect(await errorOf(insert)).toMatchObject({ code: 'PT409', hint: 'across_block' });
+    expect(await followersSeen(blocker)).toEqual([0, 0]);
+    expect((await api('GET', `/${blocker.username}`, { token: blocked.accessToken })).status).toBe(404);
+    expect((await (await signedInSdk(blocked)).from('profiles').select('id').eq('id', blocker.id)).data).toEqual([]);
+  });
+
+  it('a ban history entry or a confirmation written by hand is refused; the account reads as before', async () => {
+    const member = await createAccount('replayrecord');
+    const forged = tableEditor.insert('ban_history', { element_type: 'user', element_id: member.id, action: 'ban', reason: 'back-dated', created_at: '2020-01-01T00:00:00Z' });
+    expect(await errorOf(forged)).toMatchObject({ code: 'PT403', hint: 'ban_history_is_append_only' });
+    expect(await errorOf(tableEditor.update('profiles', { confirmed_at: null }, { id: member.id })))
+      .toMatchObject({ code: 'PT403', hint: 'confirmed_by_auth' });
+    expect(await errorOf(tableEditor.update('profiles', { banned_at: new Date().toISOString() }, { id: member.id })))
+      .toMatchObject({ code: 'PT403', hint: 'ban_needs_reason' });
+    expect((await api('GET', `/${member.username}`)).status).toBe(200);
+    expect((await anonSdk().from('profiles').select('id').eq('id', member.id)).data).toEqual([{ id: member.id }]);
+    expect((await api('GET', '/auth/user', { token: member.accessToken })).status).toBe(200);
+  });
+});
+
+afterAll(async () => {
+  if (!authIsRunning) return;
+  expect(await asRoot`select problem, element_type, element_id, detail from moderation.integrity_report()`).toEqual([]);
+});
