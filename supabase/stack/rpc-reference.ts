@@ -32,7 +32,7 @@ export async function apiFunctions(sql: postgres.Sql): Promise<ApiFunction[]> {
 
 /**
  * Which route answers each function's JSON: in the route files, each `.openapi(…)` that calls
- * `rpc(deps, caller, '<fn>'` or runs `select public.<fn>(`, with its method and path declared inline or
+ * `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`, with its method and path declared inline or
  * in a `const … = createRoute`.
  */
 export function routesByFunction(routeSources: string[]): Map<string, string> {

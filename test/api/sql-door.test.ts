@@ -1,5 +1,5 @@
-// The facade has one door to the database's API: lib/rpc.ts, whose function names and arguments are typed by
-// database.types.ts, so a renamed function or parameter fails `npm run check`. SQL the facade writes itself may
+// The facade has one door to the database's API: lib/rpc-statement.ts (run by lib/rpc.ts), whose function names and
+// arguments are typed by database.types.ts, so a renamed function or parameter fails `npm run check`. SQL the facade writes itself may
 // call private helpers and set settings, but no function of `public`: such a call would escape the types, and a
 // rename would surface only at run time.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const facade = 'functions/api';
-const door = join(facade, 'lib', 'rpc.ts');
+const door = join(facade, 'lib', 'rpc-statement.ts');
 const types = join(facade, 'database.types.ts');
 
 /** The facade's TypeScript files, the door and the generated types aside. */
@@ -33,7 +33,7 @@ describe('the facade\'s SQL', () => {
     expect(publicFunctions).toContain('update_profile');
   });
 
-  it('calls no function of public but through lib/rpc.ts', () => {
+  it('calls no function of public but through lib/rpc-statement.ts', () => {
     const call = new RegExp(`(?<![\\w.])(?:public\\s*\\.\\s*"?\\w+"?|${publicFunctions.join('|')})\\s*\\(`, 'g');
     const untyped = sources.flatMap((path) =>
       templates(readFileSync(path, 'utf8')).flatMap(({ line, sql }) =>

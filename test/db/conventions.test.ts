@@ -43,7 +43,8 @@ function functionsInFiles() {
 
 describe('the schema files', () => {
   it('are exactly the files config.toml\'s schema_paths lists, in the folder\'s order', () => {
-    // The CLI's db diff and the stack's schema check read schema_paths alone: a file missing there vanishes silently.
+    // The CLI's db diff and the stack's schema check (supabase/stack/schema.ts, which takes each entry as a path,
+    // not a glob) read schema_paths alone: a file missing there would vanish silently.
     const config = parse(readFileSync('supabase/config.toml', 'utf8')) as { db: { migrations: { schema_paths: string[] } } };
     expect(config.db.migrations.schema_paths).toEqual(schemaFiles.map((file) => `./schemas/${file}`));
   });

@@ -1,32 +1,12 @@
 // One API request, one SQL function: call public.<fn> as the caller, in one transaction, and return its
-// JSON. Names and arguments are typed from the generated database types, so a renamed function or
-// parameter fails the type check instead of a request. This is the facade's only door to public's functions
-// (test/api/sql-door.test.ts refuses SQL text that calls one elsewhere).
-import type { Database } from '../database.types.ts';
+// JSON, typed by lib/rpc-statement.ts.
 import type { Deps } from './context.ts';
 import { parseQuota } from './errors.ts';
 import type { Idempotency } from './idempotency.ts';
 import { queryAs } from './query.ts';
+import { type ApiFunction, type Args, invocation, rpcStatement } from './rpc-statement.ts';
 import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
-
-type Functions = Database['public']['Functions'];
-export type ApiFunction = keyof Functions;
-
-type Args<F extends ApiFunction> = Functions[F]['Args'];
-
-/** `public.<fn>(name => value, …)`: the typed call's SQL. */
-function invocation<F extends ApiFunction>(fn: F, args: Args<F>): string {
-  const entries = Object.entries(args as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  // Function and parameter names come from the typed signature, never from the request.
-  const list = entries.map(([name, value]) => `${name} => ${literal(value)}`).join(', ');
-  return `public.${String(fn)}(${list})`;
-}
-
-/** The typed call as a statement whose one column, `result`, is the function's answer: for a caller that runs it itself. */
-export function rpcStatement<F extends ApiFunction>(fn: F, args: Args<F>): SqlText {
-  return new SqlText(`select ${invocation(fn, args)} as result`);
-}
 
 export async function rpc<F extends ApiFunction>(
   deps: Deps,

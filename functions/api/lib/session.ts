@@ -3,7 +3,7 @@
 import type { AuthSession } from './auth-api.ts';
 import type { Deps } from './context.ts';
 import { queryAs } from './query.ts';
-import { rpcStatement } from './rpc.ts';
+import { rpcStatement } from './rpc-statement.ts';
 import type { Caller } from './tokens.ts';
 
 /** The caller's own profile with their e-mail; 401 once their session has ended. */

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { transactionAs } from '../lib/db.ts';
 import { queryAs } from '../lib/query.ts';
-import { rpcStatement } from '../lib/rpc.ts';
+import { rpcStatement } from '../lib/rpc-statement.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { AuthError } from '../lib/auth-api.ts';

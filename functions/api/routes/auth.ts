@@ -3,7 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';
-import { rpcStatement } from '../lib/rpc.ts';
+import { rpcStatement } from '../lib/rpc-statement.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { isMailRefused, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
