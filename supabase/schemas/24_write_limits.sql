@@ -79,6 +79,7 @@ create table private.write_limit_history (
 );
 alter table private.write_limit_history enable row level security;
 create index write_limit_history_user_idx on private.write_limit_history (user_id, created_at desc);
+create index write_limit_history_admin_idx on private.write_limit_history (admin_id);
 comment on table private.write_limit_history is 'Every trust, distrust and lifted write limit: who, when, why. Never changed.';
 comment on column private.write_limit_history.id is 'The entry''s id.';
 comment on column private.write_limit_history.user_id is 'The account acted on (kept after it is deleted).';

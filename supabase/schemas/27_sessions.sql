@@ -40,8 +40,10 @@ alter role authenticator set pgrst.db_pre_request = 'private.check_request';
 notify pgrst, 'reload config';
 
 -- The caller's sessions, the most recently used first (at most 100: each sign-in makes one, and Auth's
--- sign-in limits keep them few). `current` marks the one the request's token belongs to.
-create function public.my_sessions()
+-- sign-in limits keep them few). `current` marks the one the request's token belongs to. The three helpers
+-- below are security definer, so in private (auth.sessions is Auth's, and no grant lets a client touch it), and
+-- act on the caller's own sessions only; the API functions after each are their invoker doors.
+create function private.own_sessions()
 returns jsonb
 language plpgsql
 stable
@@ -68,6 +70,19 @@ begin
           limit 100) s), '[]'::jsonb));
 end;
 $$;
+revoke execute on function private.own_sessions() from public;
+grant execute on function private.own_sessions() to authenticated, service_role;
+comment on function private.own_sessions() is 'The caller''s sessions (public.my_sessions).';
+
+create function public.my_sessions()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.own_sessions()
+$$;
 revoke execute on function public.my_sessions() from public;
 grant execute on function public.my_sessions() to authenticated, service_role;
 comment on function public.my_sessions() is
@@ -77,7 +92,7 @@ comment on function public.my_sessions() is
 -- or one that does not exist, is the same 404. Any session of the account may end the others, aal1 included,
 -- as Auth's own logout (scope global or others) lets it: ending sessions locks nobody out, and it is how an
 -- owner who fears a thief cuts them off (docs/PRODUCT.md, "Sessions").
-create function public.end_session(p_session_id uuid)
+create function private.end_own_session(p_session_id uuid)
 returns jsonb
 language plpgsql
 volatile
@@ -94,12 +109,25 @@ begin
   return jsonb_build_object('ended', 1);
 end;
 $$;
+revoke execute on function private.end_own_session(uuid) from public;
+grant execute on function private.end_own_session(uuid) to authenticated, service_role;
+comment on function private.end_own_session(uuid) is 'Ends one of the caller''s sessions (public.end_session).';
+
+create function public.end_session(p_session_id uuid)
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.end_own_session(p_session_id)
+$$;
 revoke execute on function public.end_session(uuid) from public;
 grant execute on function public.end_session(uuid) to authenticated, service_role;
 comment on function public.end_session(uuid) is 'Ends one of the caller''s sessions: its tokens are refused from the next request on.';
 
 -- Ends every session of the caller but the current one ("sign out everywhere else").
-create function public.end_other_sessions()
+create function private.end_own_other_sessions()
 returns jsonb
 language plpgsql
 volatile
@@ -115,6 +143,19 @@ begin
   get diagnostics v_ended = row_count;
   return jsonb_build_object('ended', v_ended);
 end;
+$$;
+revoke execute on function private.end_own_other_sessions() from public;
+grant execute on function private.end_own_other_sessions() to authenticated, service_role;
+comment on function private.end_own_other_sessions() is 'Ends every session of the caller but the current one (public.end_other_sessions).';
+
+create function public.end_other_sessions()
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.end_own_other_sessions()
 $$;
 revoke execute on function public.end_other_sessions() from public;
 grant execute on function public.end_other_sessions() to authenticated, service_role;

@@ -55,8 +55,10 @@ grant execute on function private.start_factor_recovery(uuid) to service_role;
 comment on function private.start_factor_recovery(uuid) is
   'Starts the 72-hour recovery of an account''s second factors (the facade calls it once the e-mailed code is verified).';
 
--- The caller's pending recovery: when it was asked for and when the factors go; null when none.
-create function public.factor_recovery()
+-- The caller's pending recovery: when it was asked for and when the factors go; null when none. This helper and
+-- the two below are security definer, so in private (private.factor_recoveries and auth.mfa_factors are for
+-- the server alone), and act on the caller's own account only; the API function after each is its invoker door.
+create function private.own_factor_recovery()
 returns jsonb
 language plpgsql
 stable
@@ -67,13 +69,26 @@ begin
   return private.recovery_of(private.require_uid());
 end;
 $$;
+revoke execute on function private.own_factor_recovery() from public;
+grant execute on function private.own_factor_recovery() to authenticated, service_role;
+comment on function private.own_factor_recovery() is 'The caller''s pending recovery of their second factors (public.factor_recovery).';
+
+create function public.factor_recovery()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.own_factor_recovery()
+$$;
 revoke execute on function public.factor_recovery() from public;
 grant execute on function public.factor_recovery() to authenticated, service_role;
 comment on function public.factor_recovery() is 'The caller''s pending recovery of their second factors (when asked, when they go), or null.';
 
 -- Cancels the caller's pending recovery: only from a session that proved the second factor (whoever still
 -- has the authenticator is its owner).
-create function public.cancel_factor_recovery()
+create function private.cancel_own_factor_recovery()
 returns jsonb
 language plpgsql
 volatile
@@ -90,6 +105,19 @@ begin
   end if;
   return jsonb_build_object('cancelled', true);
 end;
+$$;
+revoke execute on function private.cancel_own_factor_recovery() from public;
+grant execute on function private.cancel_own_factor_recovery() to authenticated, service_role;
+comment on function private.cancel_own_factor_recovery() is 'Cancels the caller''s pending recovery (public.cancel_factor_recovery).';
+
+create function public.cancel_factor_recovery()
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.cancel_own_factor_recovery()
 $$;
 revoke execute on function public.cancel_factor_recovery() from public;
 grant execute on function public.cancel_factor_recovery() to authenticated, service_role;
@@ -129,7 +157,7 @@ comment on function private.complete_factor_recovery_of(uuid) is
   'Once the 72-hour wait is over, removes p_user''s second factors; 409 recovery_pending before (for the facade''s password reset).';
 
 -- The caller's own recovery, completed once its wait is over.
-create function public.complete_factor_recovery()
+create function private.complete_own_factor_recovery()
 returns jsonb
 language plpgsql
 volatile
@@ -139,6 +167,19 @@ as $$
 begin
   return private.complete_factor_recovery_of(private.require_uid());
 end;
+$$;
+revoke execute on function private.complete_own_factor_recovery() from public;
+grant execute on function private.complete_own_factor_recovery() to authenticated, service_role;
+comment on function private.complete_own_factor_recovery() is 'Completes the caller''s recovery once its wait is over (public.complete_factor_recovery).';
+
+create function public.complete_factor_recovery()
+returns jsonb
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  select private.complete_own_factor_recovery()
 $$;
 revoke execute on function public.complete_factor_recovery() from public;
 grant execute on function public.complete_factor_recovery() to authenticated, service_role;

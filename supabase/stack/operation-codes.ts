@@ -135,10 +135,11 @@ interface ModuleFacts {
   imports: string[];
 }
 
-/** The SQL functions a piece of the facade names: `rpc(deps, caller, 'feed', …)`, `public.me()`. */
+/** The SQL functions a piece of the facade names: `rpc(deps, caller, 'feed', …)`, `rpcStatement('me', …)`, `private.uid()`. */
 function namedFunctions(text: string): string[] {
   return [
     ...[...text.matchAll(/\brpc\(\s*[^,()]+(?:\([^)]*\))?,\s*[^,()]+,\s*'(\w+)'/g)].map((m) => `public.${m[1]}`),
+    ...[...text.matchAll(/\brpcStatement\(\s*'(\w+)'/g)].map((m) => `public.${m[1]}`),
     ...[...text.matchAll(qualified)].map((m) => `${m[1]}.${m[2]}`),
   ];
 }

@@ -32,7 +32,7 @@ export async function apiFunctions(sql: postgres.Sql): Promise<ApiFunction[]> {
 
 /**
  * Which route answers each function's JSON: in the route files, each `.openapi(…)` that calls
- * `rpc(deps, caller, '<fn>'` or runs `select public.<fn>(`, with its method and path declared inline or
+ * `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`, with its method and path declared inline or
  * in a `const … = createRoute`.
  */
 export function routesByFunction(routeSources: string[]): Map<string, string> {
@@ -47,7 +47,7 @@ export function routesByFunction(routeSources: string[]): Map<string, string> {
     for (const chunk of source.split(/\.openapi\((?=createRoute\(|\w+,)/).slice(1)) {
       const inline = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
       const route = inline ? `${inline[1].toUpperCase()} ${inline[2]}` : declared.get(/^(\w+)/.exec(chunk)?.[1] ?? '');
-      for (const call of chunk.matchAll(/\brpc\([\w.]+, [\w.]+, '([a-z_]+)'|select public\.([a-z_]+)\(/g)) {
+      for (const call of chunk.matchAll(/\brpc\([\w.]+, [\w.]+, '([a-z_]+)'|\brpcStatement\('([a-z_]+)'/g)) {
         const fn = call[1] ?? call[2];
         if (route && !routes.has(fn)) routes.set(fn, route);
       }

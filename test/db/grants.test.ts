@@ -24,16 +24,6 @@ describe.skipIf(!authIsRunning)('privileges', () => {
     expect(row.email).toBe(member.email);
   });
 
-  it('no function of public or private is executable by PUBLIC', async () => {
-    const open = await asRoot`
-      select p.oid::regprocedure::text as name
-      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where n.nspname in ('public', 'private')
-        and (p.proacl is null or exists (
-          select 1 from aclexplode(p.proacl) a where a.grantee = 0 and a.privilege_type = 'EXECUTE'))`;
-    expect(open.map((row) => row.name)).toEqual([]);
-  });
-
   it('a new function or table of the migration role is granted to nobody by default', async () => {
     let granted: Record<string, boolean> | undefined;
     const rollback = new Error('rollback');

@@ -3,13 +3,13 @@
 import type { AuthSession } from './auth-api.ts';
 import type { Deps } from './context.ts';
 import { queryAs } from './query.ts';
-import { sql } from './sql-text.ts';
+import { rpcStatement } from './rpc-statement.ts';
 import type { Caller } from './tokens.ts';
 
 /** The caller's own profile with their e-mail; 401 once their session has ended. */
 export async function ownProfile(deps: Deps, caller: Caller) {
-  const [row] = await queryAs(deps, caller, sql`select public.me() as profile`);
-  return row.profile;
+  const [row] = await queryAs(deps, caller, rpcStatement('me', {}));
+  return row.result;
 }
 
 export async function sessionReply(deps: Deps, session: AuthSession) {
@@ -18,7 +18,7 @@ export async function sessionReply(deps: Deps, session: AuthSession) {
   const factors = (session.user.factors ?? []).filter((factor) => factor.status === 'verified');
   const aal: 'aal1' | 'aal2' = caller.claims.aal === 'aal2' ? 'aal2' : 'aal1';
   // A pending removal of the factors is told to every new session of the account (docs/PRODUCT.md, "Two-factor").
-  const recovery = factors.length === 0 ? null : (await queryAs(deps, caller, sql`select public.factor_recovery() as recovery`))[0].recovery;
+  const recovery = factors.length === 0 ? null : (await queryAs(deps, caller, rpcStatement('factor_recovery', {})))[0].result;
   return {
     session: {
       access_token: session.access_token,

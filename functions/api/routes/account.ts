@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { transactionAs } from '../lib/db.ts';
 import { queryAs } from '../lib/query.ts';
+import { rpcStatement } from '../lib/rpc-statement.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { AuthError } from '../lib/auth-api.ts';
@@ -12,6 +13,7 @@ import { ApiError, errorResponse, toApiError } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
 import type { Deps } from '../lib/context.ts';
+import type { Json } from '../database.types.ts';
 import type { Caller } from '../lib/tokens.ts';
 import {
   AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, PasswordText, ProfileSchema, TimeZone, Username,
@@ -117,14 +119,14 @@ async function editInOneTransaction(
 ) {
   let refusal: unknown;
   return await transactionAs(v.deps, v.caller, async (run) => {
-    const [row] = await run(sql`select public.update_profile(${profileChanges}::jsonb) as profile`);
+    const [row] = await run(rpcStatement('update_profile', { p_changes: profileChanges as Json }));
     if (Object.keys(credentials).length > 0) {
       await v.deps.auth.updateUser(v.accessToken, credentials, v.clientIp).catch((error) => {
         refusal = error;
         throw error;
       });
     }
-    return row.profile;
+    return row.result;
   }).catch((error) => {
     if (refusal === undefined) throw error;
     throw credentials.email ? new AddressRefused(refusal) : fromAuth(refusal);
@@ -186,8 +188,8 @@ export const account = createRouter()
     return c.json(answer, 200);
   })
   .openapi(resetPicture, async (c) => {
-    const [row] = await queryAs(c.var.deps, c.var.caller, sql`select public.reset_profile_picture() as profile`);
-    return c.json({ profile: row.profile }, 200);
+    const [row] = await queryAs(c.var.deps, c.var.caller, rpcStatement('reset_profile_picture', {}));
+    return c.json({ profile: row.result }, 200);
   })
   .openapi(deleteAccount, async (c) => {
     const { code } = c.req.valid('json');

@@ -3,6 +3,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';
+import { rpcStatement } from '../lib/rpc-statement.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { isMailRefused, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
@@ -217,7 +218,7 @@ export const auth = createRouter()
     const { deps } = c.var;
     // Precise errors about the username first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
-    await queryAs(deps, anonymous, sql`select public.check_registration(${input.username}, ${input.email}, ${timeZone})`);
+    await queryAs(deps, anonymous, rpcStatement('check_registration', { p_username: input.username, p_email: input.email, p_time_zone: timeZone }));
     // Checked before Auth is asked: Auth answers a confirmed address at once and fails a new one on the mail.
     await assertMailUp(deps.env);
     // Auth signs up a new address after sending its e-mail, and answers a confirmed one at once.
