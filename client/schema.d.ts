@@ -2439,8 +2439,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "validation_failed",
+         *         "message": "Invalid request",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2451,10 +2451,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Invalid request
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2474,8 +2474,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2489,7 +2489,7 @@ export interface components {
                 code: "rate_limited" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2579,8 +2579,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "factor_id_required",
+         *         "message": "Give factor_id: the account has several authenticators (or none with that id)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2591,10 +2591,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give factor_id: the account has several authenticators (or none with that id)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2614,8 +2614,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "email_banned",
+         *         "message": "This e-mail address belongs to a banned account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2626,10 +2626,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "second_factor_required" | "user_banned";
+                code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "post_banned" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example This e-mail address belongs to a banned account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2789,8 +2789,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2804,7 +2804,7 @@ export interface components {
                 code: "rate_limited" | "too_many_code_attempts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2824,8 +2824,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "auth_unavailable",
-         *         "message": "The authentication service cannot be reached or did not answer in time",
+         *         "code": "mail_unavailable",
+         *         "message": "E-mail cannot be sent right now; nothing was sent, try again later",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2839,7 +2839,7 @@ export interface components {
                 code: "auth_unavailable" | "database_busy" | "database_not_ready" | "database_unavailable" | "error" | "lock_timeout" | "mail_unavailable" | "service_unavailable";
                 /**
                  * @description For people; may change
-                 * @example The authentication service cannot be reached or did not answer in time
+                 * @example E-mail cannot be sent right now; nothing was sent, try again later
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2859,8 +2859,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "unauthorized",
-         *         "message": "Sign in first",
+         *         "code": "invalid_credentials",
+         *         "message": "Wrong username, e-mail or password",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2874,7 +2874,7 @@ export interface components {
                 code: "invalid_credentials" | "invalid_refresh_token" | "invalid_token" | "unauthorized" | "wrong_password";
                 /**
                  * @description For people; may change
-                 * @example Sign in first
+                 * @example Wrong username, e-mail or password
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2894,8 +2894,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_changes",
+         *         "message": "Changes are an object of body, media, emotion and privacy",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2909,7 +2909,7 @@ export interface components {
                 code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Changes are an object of body, media, emotion and privacy
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2929,8 +2929,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "email_banned",
+         *         "message": "This e-mail address belongs to a banned account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2944,7 +2944,7 @@ export interface components {
                 code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example This e-mail address belongs to a banned account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2999,8 +2999,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3014,7 +3014,7 @@ export interface components {
                 code: "rate_limited" | "too_many_email_changes" | "too_many_profile_edits" | "too_many_requests" | "too_many_username_changes";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3116,7 +3116,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden";
+                code: "counter_is_derived" | "forbidden" | "post_banned";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -3139,8 +3139,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "session_not_found",
+         *         "message": "No such session of yours",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3151,10 +3151,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "route_not_found" | "session_not_found";
+                code: "not_found" | "post_not_found" | "route_not_found" | "session_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example No such session of yours
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3174,8 +3174,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "auth_rejected",
+         *         "message": "The authentication service refused the request",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3186,10 +3186,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example The authentication service refused the request
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3221,7 +3221,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
@@ -3244,8 +3244,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3259,7 +3259,7 @@ export interface components {
                 code: "rate_limited" | "too_many_attempts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3291,7 +3291,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "factor_not_found" | "not_found" | "route_not_found" | "user_not_found";
+                code: "factor_not_found" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
                  * @example No such factor of yours
@@ -3326,7 +3326,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "code_already_used" | "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
+                code: "code_already_used" | "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
@@ -3349,8 +3349,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "email_taken",
-         *         "message": "This e-mail address is already in use",
+         *         "code": "no_second_factor",
+         *         "message": "This account has no second factor to recover",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3361,10 +3361,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This e-mail address is already in use
+                 * @example This account has no second factor to recover
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3384,43 +3384,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        CancelFactorRecoveryError403: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
-                /**
-                 * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "factor_not_found",
-         *         "message": "No such factor of yours",
+         *         "code": "recovery_not_found",
+         *         "message": "There is no pending recovery of your second factor",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3431,10 +3396,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "factor_not_found" | "not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
+                code: "factor_not_found" | "not_found" | "post_not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No such factor of yours
+                 * @example There is no pending recovery of your second factor
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3454,8 +3419,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "email_taken",
-         *         "message": "This e-mail address is already in use",
+         *         "code": "recovery_pending",
+         *         "message": "Your second factor can be removed from … UTC, 72 hours after you asked",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3466,10 +3431,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This e-mail address is already in use
+                 * @example Your second factor can be removed from … UTC, 72 hours after you asked
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3489,8 +3454,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3504,42 +3469,7 @@ export interface components {
                 code: "export_in_progress" | "rate_limited" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        CreatePostError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3594,8 +3524,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_posts",
+         *         "message": "You have reached the limit of … posts in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3609,7 +3539,7 @@ export interface components {
                 code: "rate_limited" | "too_many_mentions" | "too_many_posts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … posts in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3664,8 +3594,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_changes",
+         *         "message": "Changes are an object of body, media, emotion and privacy",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3676,10 +3606,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Changes are an object of body, media, emotion and privacy
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3699,8 +3629,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "not_author",
+         *         "message": "Only the author may change this post",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3711,10 +3641,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden" | "not_author" | "post_banned";
+                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only the author may change this post
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3734,8 +3664,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_post_edits",
+         *         "message": "You have reached the limit of … post edits in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3749,7 +3679,7 @@ export interface components {
                 code: "rate_limited" | "too_many_mentions" | "too_many_post_edits" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … post edits in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3769,43 +3699,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        DeletePostError403: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
-                /**
-                 * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_likes",
+         *         "message": "You have reached the limit of … likes in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3819,7 +3714,7 @@ export interface components {
                 code: "rate_limited" | "too_many_likes" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … likes in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3839,43 +3734,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        ListPostLikesError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3886,10 +3746,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3921,7 +3781,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "already_reported" | "concurrent_update" | "conflict" | "idempotency_key_reused";
+                code: "already_reported" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "username_taken";
                 /**
                  * @description For people; may change
                  * @example You already reported this; an admin will look at it
@@ -3944,8 +3804,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_reports",
+         *         "message": "You have reached the limit of … reports in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3959,7 +3819,7 @@ export interface components {
                 code: "rate_limited" | "too_many_reports" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … reports in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3979,8 +3839,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_comments",
+         *         "message": "You have reached the limit of … comments in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3994,7 +3854,7 @@ export interface components {
                 code: "rate_limited" | "too_many_comments" | "too_many_mentions" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … comments in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4026,7 +3886,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "comment_not_found" | "not_found" | "route_not_found";
+                code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Comment not found
@@ -4049,78 +3909,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        DeleteCommentError403: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "counter_is_derived" | "forbidden" | "post_banned";
-                /**
-                 * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        DeleteCommentError404: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found";
-                /**
-                 * @description For people; may change
-                 * @example Post not found
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "admin_only",
+         *         "message": "Only admins may do this",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4131,45 +3921,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "forbidden" | "second_factor_required";
+                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminListReportsError404: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "not_found" | "route_not_found";
-                /**
-                 * @description For people; may change
-                 * @example No route for … …
+                 * @example Only admins may do this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4201,7 +3956,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "report_not_found" | "route_not_found";
+                code: "not_found" | "post_not_found" | "report_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Report not found
@@ -4224,8 +3979,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "user_not_found",
+         *         "message": "No such account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4236,10 +3991,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "route_not_found" | "user_not_found";
+                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example No such account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4259,43 +4014,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminBanUserError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "ban_needs_reason",
+         *         "message": "A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4306,10 +4026,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4364,8 +4084,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "history_is_append_only",
+         *         "message": "The … is a record: its entries are never changed or deleted",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4379,7 +4099,7 @@ export interface components {
                 code: "admin_only" | "ban_history_is_append_only" | "counter_is_derived" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example The … is a record: its entries are never changed or deleted
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4399,43 +4119,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminDeleteUserError404: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
-                /**
-                 * @description For people; may change
-                 * @example Post not found
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "not_banned",
+         *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4449,7 +4134,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example Only a banned user can be deleted by an admin
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4469,8 +4154,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_close_friends",
+         *         "message": "You have reached the limit of … close friends in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4484,7 +4169,7 @@ export interface components {
                 code: "rate_limited" | "too_many_close_friends" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … close friends in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4504,78 +4189,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminBanPostError400: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
-                /**
-                 * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminBanPostError403: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
-                /**
-                 * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "not_banned",
+         *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4586,45 +4201,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned";
+                code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
-                 */
-                message: string;
-                /** @description For invalid input: one entry per invalid field */
-                details?: {
-                    /** @example username */
-                    path?: string;
-                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-                    message?: string;
-                }[];
-                /**
-                 * @description The X-Request-Id header: quote it in a bug report
-                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-                 */
-                request_id?: string;
-            };
-        };
-        /**
-         * @example {
-         *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
-         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-         *       }
-         *     }
-         */
-        AdminDeletePostError403: {
-            error: {
-                /**
-                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-                 * @enum {string}
-                 */
-                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
-                /**
-                 * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only a banned user can be deleted by an admin
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4656,7 +4236,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "notification_not_found" | "route_not_found";
+                code: "not_found" | "notification_not_found" | "post_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Notification not found
@@ -4679,8 +4259,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_search_type",
+         *         "message": "Search for users or posts",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4691,10 +4271,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Search for users or posts
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4714,8 +4294,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_befriend_self",
+         *         "message": "You cannot be your own close friend",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4726,10 +4306,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot be your own close friend
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4749,8 +4329,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "private_account",
+         *         "message": "@… is private: follow them to see this",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4761,10 +4341,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "forbidden" | "private_account";
+                code: "counter_is_derived" | "forbidden" | "post_banned" | "private_account";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example @… is private: follow them to see this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4784,8 +4364,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_follow_self",
+         *         "message": "You cannot follow yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4799,7 +4379,7 @@ export interface components {
                 code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot follow yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4819,8 +4399,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_follows",
+         *         "message": "You have reached the limit of … follows in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4834,7 +4414,7 @@ export interface components {
                 code: "rate_limited" | "too_many_follows" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … follows in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4854,8 +4434,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_transition",
+         *         "message": "Only a pending follow request can be accepted",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4869,7 +4449,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Only a pending follow request can be accepted
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4889,8 +4469,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
+         *         "code": "request_not_found",
+         *         "message": "No pending follow request from @…",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4904,7 +4484,7 @@ export interface components {
                 code: "not_found" | "post_not_found" | "request_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example Post not found
+                 * @example No pending follow request from @…
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4924,8 +4504,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
+         *         "code": "not_a_follower",
+         *         "message": "@… does not follow you",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4939,7 +4519,7 @@ export interface components {
                 code: "not_a_follower" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example Post not found
+                 * @example @… does not follow you
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4959,8 +4539,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_block_self",
+         *         "message": "You cannot block yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4974,7 +4554,7 @@ export interface components {
                 code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot block yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4994,8 +4574,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_blocks",
+         *         "message": "You have reached the limit of … blocks in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5009,7 +4589,7 @@ export interface components {
                 code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … blocks in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5029,8 +4609,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_mute_self",
+         *         "message": "You cannot mute yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5041,10 +4621,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot mute yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5064,8 +4644,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_range",
+         *         "message": "from must not be after to",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5076,10 +4656,10 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example from must not be after to
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -7594,7 +7174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description No pending recovery */
@@ -7791,7 +7371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
+                    "application/json": components["schemas"]["UpdateAccountError403"];
                 };
             };
             /** @description No such factor of yours */
@@ -7955,7 +7535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -8286,7 +7866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -8304,7 +7884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletePostError403"];
+                    "application/json": components["schemas"]["UpdatePostError403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -8387,7 +7967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -8504,7 +8084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8730,7 +8310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -8858,7 +8438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9028,7 +8608,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -9046,7 +8626,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteCommentError403"];
+                    "application/json": components["schemas"]["EndSessionError403"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -9055,7 +8635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteCommentError404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9127,7 +8707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9222,7 +8802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -9240,7 +8820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteCommentError404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9350,7 +8930,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -9368,7 +8948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteCommentError404"];
+                    "application/json": components["schemas"]["GetCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9467,7 +9047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9687,7 +9267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -9714,7 +9294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminListReportsError404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9879,7 +9459,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -9906,7 +9486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminListReportsError404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9978,7 +9558,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10005,7 +9585,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminListReportsError404"];
+                    "application/json": components["schemas"]["GetPostError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -10077,7 +9657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10190,7 +9770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminBanUserError400"];
+                    "application/json": components["schemas"]["ReportPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -10320,7 +9900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10347,7 +9927,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The user is not banned */
@@ -10442,7 +10022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminBanPostError400"];
+                    "application/json": components["schemas"]["ReportPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -10460,7 +10040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminBanPostError403"];
+                    "application/json": components["schemas"]["AdminBanUserError403"];
                 };
             };
             /** @description Not found */
@@ -10572,7 +10152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10590,7 +10170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeletePostError403"];
+                    "application/json": components["schemas"]["AdminListReportsError403"];
                 };
             };
             /** @description Not found */
@@ -10681,7 +10261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -10764,7 +10344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -11115,7 +10695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -11194,7 +10774,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -11396,7 +10976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -11475,7 +11055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -11556,7 +11136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description No username and not signed in */
@@ -11760,7 +11340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -11981,7 +11561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreatePostError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description Not signed in */
@@ -12071,7 +11651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -12170,7 +11750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -12301,7 +11881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminDeleteUserError404"];
+                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -12746,7 +12326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ListPostLikesError400"];
+                    "application/json": components["schemas"]["GetHealthError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */

@@ -225,7 +225,7 @@ async function errorCodes(): Promise<void> {
   const facade = sourcesOf('functions/api', ['.ts']);
   const schemas = sourcesOf('supabase/schemas', ['.sql']);
   const generated: [string, string][] = [
-    ['functions/api/lib/error-codes.ts', renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text)))],
+    ['functions/api/lib/error-codes.ts', renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text), documented.codes.keys()))],
     ['functions/api/lib/operation-codes.ts', renderOperationCodes(operationCodes(facade, schemas, new Set(documented.codes.keys())))],
   ];
   for (const [path, text] of generated) {
