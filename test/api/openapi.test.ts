@@ -97,7 +97,7 @@ describe('the OpenAPI document', () => {
     const schemas = document.components?.schemas as unknown as Record<string, ErrorSchema>;
     type Answer = { content?: Record<string, { schema?: { $ref?: string } }> };
     const example = (operationId: string, status: string) => {
-      const operation = operations.find((op) => op.operationId === operationId) as { responses: Record<string, Answer> };
+      const operation = operations.find((op) => op.operationId === operationId) as unknown as { responses: Record<string, Answer> };
       const name = operation.responses[status].content!['application/json'].schema!.$ref!.split('/').pop()!;
       return { ...schemas[name].example.error, codes: schemas[name].properties.error.properties.code.enum };
     };
@@ -108,7 +108,7 @@ describe('the OpenAPI document', () => {
     expect(example('getPost', '429').code).toBe('too_many_requests');
     // Every example is one of the codes its answer lists, and a 400 is not one operation's message for all.
     const shown400 = new Set<string>();
-    for (const operation of operations as { operationId?: string; responses?: Record<string, Answer> }[]) {
+    for (const operation of operations as unknown as { operationId?: string; responses?: Record<string, Answer> }[]) {
       for (const status of Object.keys(operation.responses ?? {})) {
         const ref = operation.responses![status].content?.['application/json']?.schema?.$ref;
         const schema = ref ? schemas[ref.split('/').pop()!] : undefined;
