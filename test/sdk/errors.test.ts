@@ -63,20 +63,57 @@ describe.skipIf(!authIsRunning)('error mapping through supabase-js', () => {
     expect(answer(await user.sdk.rpc('me'))).toMatchObject({ status: 401, error: { code: 'PT401', hint: 'unauthorized' } });
   });
 
-  it('42501: a function or table not granted is 401 for anon and 403 for a signed-in user, without a hint', async () => {
-    expect(answer(await anonSdk().rpc('me'))).toEqual({
-      status: 401, data: null,
-      error: { code: '42501', hint: null, message: 'permission denied for function me', details: null },
+  it('not signed in: anon calling a function or using a table granted to users only is 401 unauthorized in hint', async () => {
+    const notSignedIn = { status: 401, data: null, error: { code: 'PT401', hint: 'unauthorized', message: 'Sign in first', details: null } };
+    expect(answer(await anonSdk().rpc('me'))).toEqual(notSignedIn);
+    expect(answer(await anonSdk().from('notifications').select('id'))).toEqual(notSignedIn);
+    expect(answer(await anonSdk().from('post_likes').insert({ post_id: post }))).toEqual(notSignedIn);
+    expect(answer(await anonSdk().from('posts').delete().eq('id', post))).toEqual(notSignedIn);
+    // What anon may do, it still does; a signed-in user is not refused by it.
+    expect(answer(await anonSdk().rpc('get_post', { p_post_id: post })).status).toBe(200);
+    expect((await anonSdk().from('posts').select('id').eq('id', post)).data).toEqual([{ id: post }]);
+    expect(answer(await reader.sdk.rpc('me')).status).toBe(200);
+  });
+
+  it('a counter written by hand is 403 counter_is_derived in hint, on its own row; other refused columns stay 42501', async () => {
+    const own = await rootPost(reader, 'public');
+    expect(answer(await reader.sdk.from('posts').update({ likes_count: 9 }).eq('id', own))).toMatchObject({
+      status: 403, error: { code: 'PT403', hint: 'counter_is_derived' },
     });
+    expect(answer(await reader.sdk.from('profiles').update({ followers_count: 1000 }).eq('id', reader.id))).toMatchObject({
+      status: 403, error: { code: 'PT403', hint: 'counter_is_derived' },
+    });
+    // Another's row is not the caller's to update: nothing changes, as for any column.
+    expect(answer(await reader.sdk.from('posts').update({ likes_count: 9 }).eq('id', post).select('id'))).toMatchObject({ status: 200, data: [] });
+    // An editable column of one's own row still changes.
+    expect(answer(await reader.sdk.from('posts').update({ body: 'edited' }).eq('id', own).select('body'))).toMatchObject({ data: [{ body: 'edited' }] });
+    // A column granted to no client keeps Postgres's error: the grant is what guards it.
     expect(answer(await reader.sdk.from('ban_history').insert({ element_type: 'post', element_id: post, action: 'ban', reason: 'x' }))).toEqual({
       status: 403, data: null,
       error: { code: '42501', hint: null, message: 'permission denied for table ban_history', details: null },
     });
   });
 
-  it("Postgres's own errors: 23505 is 409, 23514 is 400, an unknown function 404 (PGRST202) with a hint", async () => {
+  it('a second like of the same post or comment is 409 already_liked in hint; the first passes', async () => {
     expect((await reader.sdk.from('post_likes').insert({ post_id: post })).error).toBeNull();
-    const duplicate = await reader.sdk.from('post_likes').insert({ post_id: post });
+    expect(answer(await reader.sdk.from('post_likes').insert({ post_id: post }))).toEqual({
+      status: 409, data: null, error: { code: 'PT409', hint: 'already_liked', message: 'You already like this', details: null },
+    });
+    // like_post with p_like true keeps the like that exists, as before.
+    expect((await reader.sdk.rpc('like_post', { p_post_id: post, p_like: true })).error).toBeNull();
+    const comment = await reader.sdk.rpc('create_comment', { p_post_id: post, p_body: 'a comment' });
+    expect(comment.error).toBeNull();
+    const commentId = (comment.data as { id: string }).id;
+    expect((await author.sdk.from('comment_likes').insert({ comment_id: commentId })).error).toBeNull();
+    expect(answer(await author.sdk.from('comment_likes').insert({ comment_id: commentId }))).toMatchObject({
+      status: 409, error: { code: 'PT409', hint: 'already_liked' },
+    });
+    expect((await author.sdk.rpc('like_comment', { p_comment_id: commentId, p_like: true })).error).toBeNull();
+  });
+
+  it("Postgres's own errors: 23505 is 409, 23514 is 400, an unknown function 404 (PGRST202) with a hint", async () => {
+    expect((await reader.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'once' })).error).toBeNull();
+    const duplicate = await reader.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'twice' });
     expect([duplicate.status, duplicate.error?.code]).toEqual([409, '23505']);
     const tooLong = await reader.sdk.from('posts').insert({ body: 'x'.repeat(1001) });
     expect([tooLong.status, tooLong.error?.code]).toEqual([400, '23514']);
