@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { repoRoot } from './config.ts';
+import { localJwtSecret, localKeyExpires, localKeyIssuedAt } from './local-keys.ts';
 
 export interface Jwk {
   kty: string;
@@ -46,12 +47,6 @@ async function generateSigningKey(): Promise<Jwk> {
   }
   return JSON.parse(line);
 }
-
-/** The local stack's JWT secret: public, in this repository, for the local stack only. */
-export const localJwtSecret = 'daykeeper-local-stack-only-jwt-secret-never-use-it-elsewhere';
-/** Fixed claims make the same key on every start: issued 2025-01-01, valid until 2050-01-01 (UTC). */
-const localKeyIssuedAt = 1735689600;
-const localKeyExpires = 2524608000;
 
 /** An API key of the local stack: HS256 is deterministic, so the same role always gets the same key. */
 function localApiKey(role: 'anon' | 'service_role'): Promise<string> {
