@@ -1,7 +1,7 @@
 // What a supabase-js client gets for each kind of refusal (supabase/ERRORS.md): PTxyz errors carry their HTTP
 // status, the stable code in `hint` and a message for people; 42501 is 401 for anon and 403 for a user.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anonSdk, bannedSdkUser, rootPost, type SdkUser, sdkUser, signedInSdk } from '../helpers/sdk.ts';
+import { anonSdk, bannedSdkUser, rootComment, rootPost, type SdkUser, sdkUser, signedInSdk } from '../helpers/sdk.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('error mapping through supabase-js', () => {
@@ -101,9 +101,7 @@ describe.skipIf(!authIsRunning)('error mapping through supabase-js', () => {
     });
     // like_post with p_like true keeps the like that exists, as before.
     expect((await reader.sdk.rpc('like_post', { p_post_id: post, p_like: true })).error).toBeNull();
-    const comment = await reader.sdk.rpc('create_comment', { p_post_id: post, p_body: 'a comment' });
-    expect(comment.error).toBeNull();
-    const commentId = (comment.data as { id: string }).id;
+    const commentId = await rootComment(post, reader);
     expect((await author.sdk.from('comment_likes').insert({ comment_id: commentId })).error).toBeNull();
     expect(answer(await author.sdk.from('comment_likes').insert({ comment_id: commentId }))).toMatchObject({
       status: 409, error: { code: 'PT409', hint: 'already_liked' },
