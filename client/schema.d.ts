@@ -2451,7 +2451,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Invalid request
@@ -2591,7 +2591,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example Give factor_id: the account has several authenticators (or none with that id)
@@ -2626,7 +2626,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "post_banned" | "second_factor_required" | "user_banned";
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
                  * @example This e-mail address belongs to a banned account
@@ -2929,8 +2929,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "email_banned",
-         *         "message": "This e-mail address belongs to a banned account",
+         *         "code": "counter_is_derived",
+         *         "message": "The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2944,7 +2944,7 @@ export interface components {
                 code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
-                 * @example This e-mail address belongs to a banned account
+                 * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3116,7 +3116,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "forbidden" | "post_banned";
+                code: "forbidden";
                 /**
                  * @description For people; may change
                  * @example Only the comment's author, the post's author or an admin may delete it
@@ -3151,7 +3151,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "post_not_found" | "route_not_found" | "session_not_found";
+                code: "not_found" | "route_not_found" | "session_not_found";
                 /**
                  * @description For people; may change
                  * @example No such session of yours
@@ -3186,7 +3186,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
+                code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
                  * @example The authentication service refused the request
@@ -3221,7 +3221,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
@@ -3291,7 +3291,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "factor_not_found" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
+                code: "factor_not_found" | "not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
                  * @example No such factor of yours
@@ -3326,7 +3326,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "code_already_used" | "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "code_already_used" | "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
                  * @example This e-mail address is already in use
@@ -3361,10 +3361,45 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
                  * @example This account has no second factor to recover
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "email_banned",
+         *         "message": "This e-mail address belongs to a banned account",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CancelFactorRecoveryError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
+                /**
+                 * @description For people; may change
+                 * @example This e-mail address belongs to a banned account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3396,7 +3431,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "factor_not_found" | "not_found" | "post_not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
+                code: "factor_not_found" | "not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
                  * @example There is no pending recovery of your second factor
@@ -3431,7 +3466,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors" | "username_taken";
+                code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
                  * @example Your second factor can be removed from … UTC, 72 hours after you asked
@@ -3489,8 +3524,43 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "username_reserved",
+         *         "message": "The username \"…\" is reserved",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        CreatePostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example The username "…" is reserved
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "username_taken",
+         *         "message": "The username \"…\" is taken",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3504,7 +3574,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example The username "…" is taken
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3606,7 +3676,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Changes are an object of body, media, emotion and privacy
@@ -3641,7 +3711,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
+                code: "forbidden" | "not_author" | "post_banned";
                 /**
                  * @description For people; may change
                  * @example Only the author may change this post
@@ -3699,6 +3769,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "not_author",
+         *         "message": "Only the author may change this post",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        DeletePostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned";
+                /**
+                 * @description For people; may change
+                 * @example Only the author may change this post
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "too_many_likes",
          *         "message": "You have reached the limit of … likes in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3734,6 +3839,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "invalid_cursor",
+         *         "message": "The cursor is not one this API returned",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        ListPostLikesError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example The cursor is not one this API returned
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "invalid_reason",
          *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3746,7 +3886,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Give a reason of 1 to 1000 characters (and do not report yourself)
@@ -3781,7 +3921,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "already_reported" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "username_taken";
+                code: "already_reported" | "concurrent_update" | "conflict" | "idempotency_key_reused";
                 /**
                  * @description For people; may change
                  * @example You already reported this; an admin will look at it
@@ -3886,6 +4026,76 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
+                code: "comment_not_found" | "not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Comment not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "counter_is_derived",
+         *         "message": "The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        DeleteCommentError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "counter_is_derived" | "forbidden" | "post_banned";
+                /**
+                 * @description For people; may change
+                 * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "comment_not_found",
+         *         "message": "Comment not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        DeleteCommentError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
                 code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
@@ -3921,10 +4131,45 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "forbidden" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example Only admins may do this
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "route_not_found",
+         *         "message": "No route for … …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminListReportsError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "route_not_found";
+                /**
+                 * @description For people; may change
+                 * @example No route for … …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3956,7 +4201,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "post_not_found" | "report_not_found" | "route_not_found";
+                code: "not_found" | "report_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Report not found
@@ -3991,10 +4236,45 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
+                code: "not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
                  * @example No such account
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanUserError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4026,7 +4306,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
                 /**
                  * @description For people; may change
                  * @example A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …
@@ -4119,6 +4399,41 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "post_not_found",
+         *         "message": "Post not found",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeleteUserError404: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
+                /**
+                 * @description For people; may change
+                 * @example Post not found
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "not_banned",
          *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4189,6 +4504,76 @@ export interface components {
         /**
          * @example {
          *       "error": {
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanPostError400: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                /**
+                 * @description For people; may change
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "ban_needs_reason",
+         *         "message": "A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminBanPostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
          *         "code": "not_banned",
          *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4201,10 +4586,45 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
+                code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned";
                 /**
                  * @description For people; may change
                  * @example Only a banned user can be deleted by an admin
+                 */
+                message: string;
+                /** @description For invalid input: one entry per invalid field */
+                details?: {
+                    /** @example username */
+                    path?: string;
+                    /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+                    message?: string;
+                }[];
+                /**
+                 * @description The X-Request-Id header: quote it in a bug report
+                 * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+                 */
+                request_id?: string;
+            };
+        };
+        /**
+         * @example {
+         *       "error": {
+         *         "code": "admin_only",
+         *         "message": "Only admins may do this",
+         *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+         *       }
+         *     }
+         */
+        AdminDeletePostError403: {
+            error: {
+                /**
+                 * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+                 * @enum {string}
+                 */
+                code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required";
+                /**
+                 * @description For people; may change
+                 * @example Only admins may do this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4236,7 +4656,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "not_found" | "notification_not_found" | "post_not_found" | "route_not_found";
+                code: "not_found" | "notification_not_found" | "route_not_found";
                 /**
                  * @description For people; may change
                  * @example Notification not found
@@ -4271,7 +4691,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example Search for users or posts
@@ -4306,7 +4726,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example You cannot be your own close friend
@@ -4341,7 +4761,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "counter_is_derived" | "forbidden" | "post_banned" | "private_account";
+                code: "forbidden" | "private_account";
                 /**
                  * @description For people; may change
                  * @example @… is private: follow them to see this
@@ -4621,7 +5041,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example You cannot mute yourself
@@ -4656,7 +5076,7 @@ export interface components {
                  * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
                  * @enum {string}
                  */
-                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
+                code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
                  * @example from must not be after to
@@ -7174,7 +7594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateAccountError403"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
                 };
             };
             /** @description No pending recovery */
@@ -7371,7 +7791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdateAccountError403"];
+                    "application/json": components["schemas"]["CancelFactorRecoveryError403"];
                 };
             };
             /** @description No such factor of yours */
@@ -7535,7 +7955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7866,7 +8286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -7884,7 +8304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UpdatePostError403"];
+                    "application/json": components["schemas"]["DeletePostError403"];
                 };
             };
             /** @description No such post, or not visible to you */
@@ -7967,7 +8387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8084,7 +8504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8310,7 +8730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8438,7 +8858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8608,7 +9028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8626,7 +9046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EndSessionError403"];
+                    "application/json": components["schemas"]["DeleteCommentError403"];
                 };
             };
             /** @description Not found, or not visible to you */
@@ -8635,7 +9055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCommentError404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8707,7 +9127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -8802,7 +9222,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8820,7 +9240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCommentError404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -8930,7 +9350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -8948,7 +9368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetCommentError404"];
+                    "application/json": components["schemas"]["DeleteCommentError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -9047,7 +9467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -9267,7 +9687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9294,7 +9714,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9459,7 +9879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9486,7 +9906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9558,7 +9978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9585,7 +10005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetPostError404"];
+                    "application/json": components["schemas"]["AdminListReportsError404"];
                 };
             };
             /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9657,7 +10077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -9770,7 +10190,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportPostError400"];
+                    "application/json": components["schemas"]["AdminBanUserError400"];
                 };
             };
             /** @description Not signed in */
@@ -9900,7 +10320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -9927,7 +10347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The user is not banned */
@@ -10022,7 +10442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReportPostError400"];
+                    "application/json": components["schemas"]["AdminBanPostError400"];
                 };
             };
             /** @description Not signed in */
@@ -10040,7 +10460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminBanUserError403"];
+                    "application/json": components["schemas"]["AdminBanPostError403"];
                 };
             };
             /** @description Not found */
@@ -10152,7 +10572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -10170,7 +10590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminListReportsError403"];
+                    "application/json": components["schemas"]["AdminDeletePostError403"];
                 };
             };
             /** @description Not found */
@@ -10261,7 +10681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10344,7 +10764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10695,7 +11115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10774,7 +11194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -10976,7 +11396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11055,7 +11475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description Not signed in */
@@ -11136,7 +11556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description No username and not signed in */
@@ -11340,7 +11760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -11561,7 +11981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["CreatePostError400"];
                 };
             };
             /** @description Not signed in */
@@ -11651,7 +12071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -11750,7 +12170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */
@@ -11881,7 +12301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AdminGetBanHistoryByAdminError404"];
+                    "application/json": components["schemas"]["AdminDeleteUserError404"];
                 };
             };
             /** @description The body did not arrive within 10 s */
@@ -12326,7 +12746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["GetHealthError400"];
+                    "application/json": components["schemas"]["ListPostLikesError400"];
                 };
             };
             /** @description A malformed, invalid or expired access token, or an ended session */

@@ -270,10 +270,7 @@ declare
   v_liked boolean := exists (select 1 from public.post_likes l where l.post_id = v_post.id and l.user_id = v_me);
 begin
   if coalesce(p_like, not v_liked) then
-    -- A like that exists stays (a second insert is refused as a duplicate: 32_direct_edit_guards.sql).
-    if not v_liked then
-      insert into public.post_likes (post_id) values (v_post.id) on conflict do nothing;
-    end if;
+    insert into public.post_likes (post_id) values (v_post.id) on conflict do nothing;
   else
     delete from public.post_likes l where l.post_id = v_post.id and l.user_id = v_me;
   end if;

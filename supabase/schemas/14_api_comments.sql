@@ -154,10 +154,7 @@ declare
   v_liked boolean := exists (select 1 from public.comment_likes l where l.comment_id = v_comment.id and l.user_id = v_me);
 begin
   if coalesce(p_like, not v_liked) then
-    -- A like that exists stays (a second insert is refused as a duplicate: 32_direct_edit_guards.sql).
-    if not v_liked then
-      insert into public.comment_likes (comment_id) values (v_comment.id) on conflict do nothing;
-    end if;
+    insert into public.comment_likes (comment_id) values (v_comment.id) on conflict do nothing;
   else
     delete from public.comment_likes l where l.comment_id = v_comment.id and l.user_id = v_me;
   end if;

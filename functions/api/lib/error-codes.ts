@@ -27,7 +27,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
     example: {"code":"request_timeout","message":"The request body did not arrive within … s"},
   },
   409: {
-    codes: ["across_block","already_banned","already_liked","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
+    codes: ["across_block","already_banned","already_reported","cannot_ban_admin","code_already_used","concurrent_update","conflict","email_pending_confirmation","email_taken","factor_name_taken","idempotency_key_reused","no_second_factor","not_banned","recovery_pending","registration_refused","too_many_factors","username_taken"],
     example: {"code":"across_block","message":"A block stands between these two accounts: no row of … may join them (delete the block first)"},
   },
   413: {
@@ -64,7 +64,6 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
 export const errorMessages: Record<string, string> = {
   across_block: "A block stands between these two accounts: no row of … may join them (delete the block first)",
   admin_only: "Only admins may do this",
-  already_liked: "You already like this",
   already_reported: "You already reported this; an admin will look at it",
   auth_rejected: "The authentication service refused the request",
   auth_unavailable: "The authentication service cannot be reached or did not answer in time",

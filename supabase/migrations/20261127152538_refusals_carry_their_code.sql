@@ -37,7 +37,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION private.refuse_duplicate_like()
+CREATE OR REPLACE FUNCTION private.skip_duplicate_like()
   RETURNS TRIGGER
   LANGUAGE plpgsql
   SET search_path TO ''
@@ -51,82 +51,29 @@ begin
   else
     v_exists := exists (select 1 from public.comment_likes l where l.comment_id = new.comment_id and l.user_id = new.user_id);
   end if;
-  if v_exists then
-    perform private.fail(409, 'already_liked', 'You already like this');
-  end if;
-  return new;
+  return case when v_exists then null else new end;
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION public.like_comment (
-  p_comment_id uuid,
-  p_like       boolean DEFAULT NULL::boolean
-)
-  RETURNS jsonb
-  LANGUAGE plpgsql
-  SET search_path TO ''
-  AS $function$
-declare
-  v_me uuid := private.require_uid();
-  v_comment public.comments := private.find_comment(p_comment_id);
-  v_liked boolean := exists (select 1 from public.comment_likes l where l.comment_id = v_comment.id and l.user_id = v_me);
-begin
-  if coalesce(p_like, not v_liked) then
-    -- A like that exists stays (a second insert is refused as a duplicate: 32_direct_edit_guards.sql).
-    if not v_liked then
-      insert into public.comment_likes (comment_id) values (v_comment.id) on conflict do nothing;
-    end if;
-  else
-    delete from public.comment_likes l where l.comment_id = v_comment.id and l.user_id = v_me;
-  end if;
-  return private.comment_item(p_comment_id);
-end;
-$function$;
-
-CREATE OR REPLACE FUNCTION public.like_post (
-  p_post_id uuid,
-  p_like    boolean DEFAULT NULL::boolean
-)
-  RETURNS jsonb
-  LANGUAGE plpgsql
-  SET search_path TO ''
-  AS $function$
-declare
-  v_me uuid := private.require_uid();
-  v_post public.posts := private.find_post(p_post_id);
-  v_liked boolean := exists (select 1 from public.post_likes l where l.post_id = v_post.id and l.user_id = v_me);
-begin
-  if coalesce(p_like, not v_liked) then
-    -- A like that exists stays (a second insert is refused as a duplicate: 32_direct_edit_guards.sql).
-    if not v_liked then
-      insert into public.post_likes (post_id) values (v_post.id) on conflict do nothing;
-    end if;
-  else
-    delete from public.post_likes l where l.post_id = v_post.id and l.user_id = v_me;
-  end if;
-  return private.post_item(p_post_id);
-end;
-$function$;
-
-CREATE TRIGGER refuse_duplicate_like
+CREATE TRIGGER skip_duplicate_like
   BEFORE INSERT ON public.comment_likes
   FOR EACH ROW
-  EXECUTE FUNCTION private.refuse_duplicate_like();
+  EXECUTE FUNCTION private.skip_duplicate_like();
 
-CREATE TRIGGER refuse_duplicate_like
+CREATE TRIGGER skip_duplicate_like
   BEFORE INSERT ON public.post_likes
   FOR EACH ROW
-  EXECUTE FUNCTION private.refuse_duplicate_like();
+  EXECUTE FUNCTION private.skip_duplicate_like();
 
 COMMENT ON FUNCTION "private"."check_request"() IS 'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended, or for anon calling a function or using a table only users may; counts a request that may write for read-your-writes.';
 
-COMMENT ON FUNCTION "private"."refuse_duplicate_like"() IS 'Trigger: refuses a second like of the same post or comment with 409 already_liked.';
+COMMENT ON FUNCTION "private"."skip_duplicate_like"() IS 'Trigger: a second like of the same post or comment adds nothing (a like is idempotent).';
 
-REVOKE ALL ON FUNCTION "private"."refuse_duplicate_like"() FROM PUBLIC;
+REVOKE ALL ON FUNCTION "private"."skip_duplicate_like"() FROM PUBLIC;
 
-REVOKE ALL ON FUNCTION "private"."refuse_duplicate_like"() FROM "postgres";
+REVOKE ALL ON FUNCTION "private"."skip_duplicate_like"() FROM "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."refuse_duplicate_like"() TO "postgres";
+GRANT EXECUTE ON FUNCTION "private"."skip_duplicate_like"() TO "postgres";
 
 REVOKE ALL ("comments_count") ON TABLE "public"."posts" FROM "authenticated";
 
