@@ -2439,8 +2439,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "validation_failed",
+         *         "message": "Invalid request",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2454,7 +2454,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Invalid request
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2474,8 +2474,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2489,7 +2489,7 @@ export interface components {
                 code: "rate_limited" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2579,8 +2579,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "factor_id_required",
+         *         "message": "Give factor_id: the account has several authenticators (or none with that id)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2594,7 +2594,7 @@ export interface components {
                 code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "factor_id_required" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "redirect_not_allowed" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give factor_id: the account has several authenticators (or none with that id)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2614,8 +2614,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "email_banned",
+         *         "message": "This e-mail address belongs to a banned account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2629,7 +2629,7 @@ export interface components {
                 code: "email_banned" | "email_not_confirmed" | "forbidden" | "owner_proof_required" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example This e-mail address belongs to a banned account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2789,8 +2789,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2804,7 +2804,7 @@ export interface components {
                 code: "rate_limited" | "too_many_code_attempts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2824,8 +2824,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "auth_unavailable",
-         *         "message": "The authentication service cannot be reached or did not answer in time",
+         *         "code": "mail_unavailable",
+         *         "message": "E-mail cannot be sent right now; nothing was sent, try again later",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2839,7 +2839,7 @@ export interface components {
                 code: "auth_unavailable" | "database_busy" | "database_not_ready" | "database_unavailable" | "error" | "lock_timeout" | "mail_unavailable" | "service_unavailable";
                 /**
                  * @description For people; may change
-                 * @example The authentication service cannot be reached or did not answer in time
+                 * @example E-mail cannot be sent right now; nothing was sent, try again later
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2859,8 +2859,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "unauthorized",
-         *         "message": "Sign in first",
+         *         "code": "invalid_credentials",
+         *         "message": "Wrong username, e-mail or password",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2874,7 +2874,7 @@ export interface components {
                 code: "invalid_credentials" | "invalid_refresh_token" | "invalid_token" | "unauthorized" | "wrong_password";
                 /**
                  * @description For people; may change
-                 * @example Sign in first
+                 * @example Wrong username, e-mail or password
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2894,8 +2894,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_changes",
+         *         "message": "Changes are an object of body, media, emotion and privacy",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2909,7 +2909,7 @@ export interface components {
                 code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_changes" | "invalid_code" | "invalid_cursor" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_time_zone" | "invalid_transition" | "invalid_username" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Changes are an object of body, media, emotion and privacy
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2929,8 +2929,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "written_by_database",
+         *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -2944,7 +2944,7 @@ export interface components {
                 code: "counter_is_derived" | "email_banned" | "email_not_confirmed" | "forbidden" | "post_banned" | "second_factor_required" | "user_banned" | "written_by_database";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -2999,8 +2999,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3014,7 +3014,7 @@ export interface components {
                 code: "rate_limited" | "too_many_email_changes" | "too_many_profile_edits" | "too_many_requests" | "too_many_username_changes";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3139,8 +3139,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "session_not_found",
+         *         "message": "No such session of yours",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3154,7 +3154,7 @@ export interface components {
                 code: "not_found" | "route_not_found" | "session_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example No such session of yours
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3174,8 +3174,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "auth_rejected",
+         *         "message": "The authentication service refused the request",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3189,7 +3189,7 @@ export interface components {
                 code: "auth_rejected" | "bad_request" | "constraint_violation" | "current_password_required" | "error" | "incomplete_body" | "invalid_code" | "invalid_date" | "invalid_email" | "invalid_encoding" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "same_password" | "validation_failed" | "value_out_of_range" | "value_too_long" | "weak_password";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example The authentication service refused the request
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3244,8 +3244,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3259,7 +3259,7 @@ export interface components {
                 code: "rate_limited" | "too_many_attempts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3349,8 +3349,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "email_taken",
-         *         "message": "This e-mail address is already in use",
+         *         "code": "no_second_factor",
+         *         "message": "This account has no second factor to recover",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3364,7 +3364,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "no_second_factor" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
-                 * @example This e-mail address is already in use
+                 * @example This account has no second factor to recover
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3384,8 +3384,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "email_banned",
+         *         "message": "This e-mail address belongs to a banned account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3399,7 +3399,7 @@ export interface components {
                 code: "email_banned" | "email_not_confirmed" | "forbidden" | "second_factor_required" | "user_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example This e-mail address belongs to a banned account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3419,8 +3419,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "factor_not_found",
-         *         "message": "No such factor of yours",
+         *         "code": "recovery_not_found",
+         *         "message": "There is no pending recovery of your second factor",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3434,7 +3434,7 @@ export interface components {
                 code: "factor_not_found" | "not_found" | "recovery_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No such factor of yours
+                 * @example There is no pending recovery of your second factor
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3454,8 +3454,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "email_taken",
-         *         "message": "This e-mail address is already in use",
+         *         "code": "recovery_pending",
+         *         "message": "Your second factor can be removed from … UTC, 72 hours after you asked",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3469,7 +3469,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "email_taken" | "factor_name_taken" | "idempotency_key_reused" | "recovery_pending" | "registration_refused" | "too_many_factors";
                 /**
                  * @description For people; may change
-                 * @example This e-mail address is already in use
+                 * @example Your second factor can be removed from … UTC, 72 hours after you asked
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3489,8 +3489,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_requests",
+         *         "message": "Too many requests: at most … per … from one …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3504,7 +3504,7 @@ export interface components {
                 code: "export_in_progress" | "rate_limited" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example Too many requests: at most … per … from one …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3524,8 +3524,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "username_reserved",
+         *         "message": "The username \"…\" is reserved",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3539,7 +3539,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example The username "…" is reserved
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3559,8 +3559,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "username_taken",
+         *         "message": "The username \"…\" is taken",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3574,7 +3574,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example The username "…" is taken
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3594,8 +3594,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_posts",
+         *         "message": "You have reached the limit of … posts in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3609,7 +3609,7 @@ export interface components {
                 code: "rate_limited" | "too_many_mentions" | "too_many_posts" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … posts in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3664,8 +3664,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_changes",
+         *         "message": "Changes are an object of body, media, emotion and privacy",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3679,7 +3679,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_changes" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Changes are an object of body, media, emotion and privacy
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3699,8 +3699,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "not_author",
+         *         "message": "Only the author may change this post",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3714,7 +3714,7 @@ export interface components {
                 code: "forbidden" | "not_author" | "post_banned" | "written_by_database";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only the author may change this post
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3769,8 +3769,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_post_edits",
+         *         "message": "You have reached the limit of … post edits in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3784,7 +3784,7 @@ export interface components {
                 code: "rate_limited" | "too_many_mentions" | "too_many_post_edits" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … post edits in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3804,8 +3804,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "not_author",
+         *         "message": "Only the author may change this post",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3819,7 +3819,7 @@ export interface components {
                 code: "counter_is_derived" | "forbidden" | "not_author" | "post_banned" | "written_by_database";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only the author may change this post
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3839,8 +3839,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_likes",
+         *         "message": "You have reached the limit of … likes in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3854,7 +3854,7 @@ export interface components {
                 code: "rate_limited" | "too_many_likes" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … likes in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3874,8 +3874,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_cursor",
+         *         "message": "The cursor is not one this API returned",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3889,7 +3889,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example The cursor is not one this API returned
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3909,8 +3909,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3924,7 +3924,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -3979,8 +3979,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_reports",
+         *         "message": "You have reached the limit of … reports in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -3994,7 +3994,7 @@ export interface components {
                 code: "rate_limited" | "too_many_reports" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … reports in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4014,8 +4014,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "not_visible_to_writer",
+         *         "message": "The writer may not see this … (a block, a private account, a close-friends post or a ban stands between them): ",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4029,7 +4029,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_visible_to_writer" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example The writer may not see this … (a block, a private account, a close-friends post or a ban stands between them):
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4049,8 +4049,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_comments",
+         *         "message": "You have reached the limit of … comments in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4064,7 +4064,7 @@ export interface components {
                 code: "rate_limited" | "too_many_comments" | "too_many_mentions" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … comments in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4119,8 +4119,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "counter_is_derived",
+         *         "message": "The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4134,7 +4134,7 @@ export interface components {
                 code: "counter_is_derived" | "forbidden" | "post_banned";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4154,8 +4154,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
+         *         "code": "comment_not_found",
+         *         "message": "Comment not found",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4169,7 +4169,7 @@ export interface components {
                 code: "comment_not_found" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example Post not found
+                 * @example Comment not found
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4189,8 +4189,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "admin_only",
+         *         "message": "Only admins may do this",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4204,7 +4204,7 @@ export interface components {
                 code: "admin_only" | "forbidden" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only admins may do this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4294,8 +4294,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "route_not_found",
-         *         "message": "No route for … …",
+         *         "code": "user_not_found",
+         *         "message": "No such account",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4309,7 +4309,7 @@ export interface components {
                 code: "not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example No route for … …
+                 * @example No such account
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4329,8 +4329,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4344,7 +4344,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4364,8 +4364,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "ban_needs_reason",
+         *         "message": "A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4379,7 +4379,7 @@ export interface components {
                 code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4434,8 +4434,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "history_is_append_only",
+         *         "message": "The … is a record: its entries are never changed or deleted",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4449,7 +4449,7 @@ export interface components {
                 code: "admin_only" | "ban_history_is_append_only" | "counter_is_derived" | "forbidden" | "history_is_append_only" | "post_banned" | "second_factor_required" | "written_by_database";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example The … is a record: its entries are never changed or deleted
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4469,8 +4469,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "not_banned",
+         *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4484,7 +4484,7 @@ export interface components {
                 code: "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned" | "username_taken";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example Only a banned user can be deleted by an admin
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4504,8 +4504,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_close_friends",
+         *         "message": "You have reached the limit of … close friends in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4519,7 +4519,7 @@ export interface components {
                 code: "rate_limited" | "too_many_close_friends" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … close friends in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4539,8 +4539,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_reason",
+         *         "message": "Give a reason of 1 to 1000 characters (and do not report yourself)",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4554,7 +4554,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_reason" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Give a reason of 1 to 1000 characters (and do not report yourself)
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4574,8 +4574,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "ban_needs_reason",
+         *         "message": "A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4589,7 +4589,7 @@ export interface components {
                 code: "admin_only" | "ban_history_is_append_only" | "ban_needs_reason" | "forbidden" | "post_banned" | "second_factor_required";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example A ban or unban needs a reason, and ends or restores sessions: instead of editing banned_at, call …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4609,8 +4609,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "idempotency_key_reused",
-         *         "message": "This Idempotency-Key was sent with another request: send a new key with a new request",
+         *         "code": "not_banned",
+         *         "message": "Only a banned user can be deleted by an admin",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4624,7 +4624,7 @@ export interface components {
                 code: "already_banned" | "concurrent_update" | "conflict" | "idempotency_key_reused" | "not_banned";
                 /**
                  * @description For people; may change
-                 * @example This Idempotency-Key was sent with another request: send a new key with a new request
+                 * @example Only a banned user can be deleted by an admin
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4644,8 +4644,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "admin_only",
+         *         "message": "Only admins may do this",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4659,7 +4659,7 @@ export interface components {
                 code: "admin_only" | "counter_is_derived" | "forbidden" | "post_banned" | "second_factor_required" | "written_by_database";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example Only admins may do this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4714,8 +4714,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_search_type",
+         *         "message": "Search for users or posts",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4729,7 +4729,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_search_type" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "search_too_long" | "search_too_short" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Search for users or posts
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4749,8 +4749,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_befriend_self",
+         *         "message": "You cannot be your own close friend",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4764,7 +4764,7 @@ export interface components {
                 code: "bad_request" | "cannot_befriend_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot be your own close friend
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4784,8 +4784,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "forbidden",
-         *         "message": "Only the comment's author, the post's author or an admin may delete it",
+         *         "code": "private_account",
+         *         "message": "@… is private: follow them to see this",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4799,7 +4799,7 @@ export interface components {
                 code: "forbidden" | "private_account";
                 /**
                  * @description For people; may change
-                 * @example Only the comment's author, the post's author or an admin may delete it
+                 * @example @… is private: follow them to see this
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4819,8 +4819,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_follow_self",
+         *         "message": "You cannot follow yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4834,7 +4834,7 @@ export interface components {
                 code: "bad_request" | "cannot_follow_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot follow yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4854,8 +4854,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_follows",
+         *         "message": "You have reached the limit of … follows in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4869,7 +4869,7 @@ export interface components {
                 code: "rate_limited" | "too_many_follows" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … follows in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4889,8 +4889,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_transition",
+         *         "message": "Only a pending follow request can be accepted",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4904,7 +4904,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_transition" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example Only a pending follow request can be accepted
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4924,8 +4924,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
+         *         "code": "request_not_found",
+         *         "message": "No pending follow request from @…",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4939,7 +4939,7 @@ export interface components {
                 code: "not_found" | "post_not_found" | "request_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example Post not found
+                 * @example No pending follow request from @…
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4959,8 +4959,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "post_not_found",
-         *         "message": "Post not found",
+         *         "code": "not_a_follower",
+         *         "message": "@… does not follow you",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -4974,7 +4974,7 @@ export interface components {
                 code: "not_a_follower" | "not_found" | "post_not_found" | "route_not_found" | "user_not_found";
                 /**
                  * @description For people; may change
-                 * @example Post not found
+                 * @example @… does not follow you
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -4994,8 +4994,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_block_self",
+         *         "message": "You cannot block yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5009,7 +5009,7 @@ export interface components {
                 code: "bad_request" | "cannot_block_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "username_reserved" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot block yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5029,8 +5029,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "rate_limited",
-         *         "message": "Too many requests; try again in a moment",
+         *         "code": "too_many_blocks",
+         *         "message": "You have reached the limit of … blocks in …; try again in …",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5044,7 +5044,7 @@ export interface components {
                 code: "rate_limited" | "too_many_blocks" | "too_many_close_friends" | "too_many_requests";
                 /**
                  * @description For people; may change
-                 * @example Too many requests; try again in a moment
+                 * @example You have reached the limit of … blocks in …; try again in …
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5064,8 +5064,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "cannot_mute_self",
+         *         "message": "You cannot mute yourself",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5079,7 +5079,7 @@ export interface components {
                 code: "bad_request" | "cannot_mute_self" | "constraint_violation" | "error" | "incomplete_body" | "invalid_cursor" | "invalid_date" | "invalid_duration" | "invalid_encoding" | "invalid_limit" | "invalid_parameter" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example You cannot mute yourself
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */
@@ -5099,8 +5099,8 @@ export interface components {
         /**
          * @example {
          *       "error": {
-         *         "code": "invalid_value",
-         *         "message": "Say whether to accept (true) or decline (false)",
+         *         "code": "invalid_range",
+         *         "message": "from must not be after to",
          *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
          *       }
          *     }
@@ -5114,7 +5114,7 @@ export interface components {
                 code: "bad_request" | "constraint_violation" | "error" | "incomplete_body" | "invalid_date" | "invalid_encoding" | "invalid_parameter" | "invalid_range" | "invalid_text" | "invalid_value" | "malformed_json" | "missing_value" | "range_too_long" | "validation_failed" | "value_out_of_range" | "value_too_long";
                 /**
                  * @description For people; may change
-                 * @example Say whether to accept (true) or decline (false)
+                 * @example from must not be after to
                  */
                 message: string;
                 /** @description For invalid input: one entry per invalid field */

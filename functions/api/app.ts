@@ -8,8 +8,9 @@ import type { Deps } from './lib/context.ts';
 import { createAuthApi } from './lib/auth-api.ts';
 import { createDatabase } from './lib/db.ts';
 import { createMailer } from './lib/mail.ts';
+import type { RequestQuota } from './lib/request-quota.ts';
 import { bufferedBody } from './lib/body.ts';
-import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
+import { ApiError, handleError, type Quota, quotaHeaders, tighterQuota } from './lib/errors.ts';
 import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
 import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
@@ -84,15 +85,21 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(async (c, next) => {
     const address = clientIp(c.req.header('x-forwarded-for'));
     // A GET only reads (the SQL functions it calls are stable): a replica may serve it.
+    const requestQuota: RequestQuota = { address, taken: false };
+    let writeQuota: Quota | undefined;
     c.set('deps', {
       ...deps,
       signal: c.req.raw.signal,
       readOnly: c.req.method === 'GET',
-      requestQuota: { address, taken: false },
-      onWriteQuota: (quota) => setQuotaHeaders(c, quota),
+      requestQuota,
+      onWriteQuota: (quota) => (writeQuota = quota),
     });
     c.set('clientIp', address);
     await next();
+    // Every answer that counted against a limit says where the client stands (a refusal said it already).
+    const quota = tighterQuota(requestQuota.left, writeQuota);
+    if (!quota || c.res.headers.has('RateLimit-Limit')) return;
+    for (const [name, value] of quotaHeaders(quota)) c.res.headers.set(name, value);
   });
   app.use(utf8Only);
   app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));

@@ -10,7 +10,10 @@
 
 -- profiles ---------------------------------------------------------------------------------------------
 grant select on public.profiles to anon, authenticated;
-grant update (username, display_name, bio, avatar_url, time_zone, is_private) on public.profiles to authenticated;
+-- The counters are granted so that their guard (private.refuse_counter_edit, 32_direct_edit_guards.sql) refuses a
+-- change with its stable code (403 counter_is_derived) rather than Postgres's 42501 without one: no change passes it.
+grant update (username, display_name, bio, avatar_url, time_zone, is_private, followers_count, following_count, posts_count)
+  on public.profiles to authenticated;
 grant all on public.profiles to service_role;
 
 -- The rule of a visible account: oneself; else confirmed, not banned, and no block either way.
@@ -100,7 +103,8 @@ using (blocker_id = (select private.uid()));
 
 -- posts ------------------------------------------------------------------------------------------------
 grant select on public.posts to anon, authenticated;
-grant insert (body, media, emotion, privacy), update (body, media, emotion, privacy), delete
+-- The counters, as the profiles' above: granted so that their guard refuses a change with its code.
+grant insert (body, media, emotion, privacy), update (body, media, emotion, privacy, likes_count, comments_count), delete
   on public.posts to authenticated;
 grant all on public.posts to service_role;
 

@@ -13,6 +13,11 @@
 -- A request that may write (PostgREST runs every other one read-only: a GET, a call of a stable function) counts
 -- one more write of the caller, as each of the facade's does (private.note_write, 23_replica_reads.sql), so the
 -- facade's reads on a replica see what the caller wrote through supabase-js too.
+-- A caller without a user (no token, the anon key) calling a function only users may call (`rpc('me')`), or
+-- reading or writing a table anon is granted nothing of for that (`from('notifications')`, any insert), is
+-- refused here with 401 unauthorized and its stable code in `hint`, as the facade refuses it, rather than by
+-- Postgres's 42501 "permission denied" without one. anon keeps no privilege it did not have: this only says no
+-- sooner, and in the project's words.
 create function private.check_request()
 returns void
 language plpgsql
@@ -20,11 +25,27 @@ volatile
 security definer
 set search_path = ''
 as $$
+declare
+  v_path text := current_setting('request.path', true);
+  v_function name := substring(v_path from '^/rpc/([^/]+)$');
+  v_table regclass := to_regclass('public.' || quote_ident(substring(v_path from '^/([^/]+)$')));
+  v_privilege text := case current_setting('request.method', true)
+    when 'GET' then 'select' when 'HEAD' then 'select' when 'POST' then 'insert' when 'PUT' then 'insert'
+    when 'PATCH' then 'update' when 'DELETE' then 'delete' end;
 begin
   if (auth.jwt() ->> 'role') = 'authenticated'
      and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid)
      and not exists (select 1 from auth.users u where u.id = auth.uid() and u.banned_until > now()) then
     perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
+  end if;
+  if coalesce(auth.jwt() ->> 'role', 'anon') = 'anon'
+     and (v_function is not null
+       and exists (select 1 from pg_catalog.pg_proc p where p.pronamespace = 'public'::regnamespace and p.proname = v_function)
+       and not exists (select 1 from pg_catalog.pg_proc p
+         where p.pronamespace = 'public'::regnamespace and p.proname = v_function and has_function_privilege('anon', p.oid, 'execute'))
+     or v_table is not null and v_privilege is not null and not case v_privilege
+       when 'delete' then has_table_privilege('anon', v_table, 'delete') else has_any_column_privilege('anon', v_table, v_privilege) end) then
+    perform private.fail(401, 'unauthorized', 'Sign in first');
   end if;
   if current_setting('transaction_read_only') = 'off' then
     perform private.note_write();
@@ -34,7 +55,7 @@ $$;
 revoke execute on function private.check_request() from public;
 grant execute on function private.check_request() to anon, authenticated, service_role;
 comment on function private.check_request() is
-  'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended; counts a request that may write for read-your-writes.';
+  'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended, or for anon calling a function or using a table only users may; counts a request that may write for read-your-writes.';
 
 alter role authenticator set pgrst.db_pre_request = 'private.check_request';
 notify pgrst, 'reload config';

@@ -113,6 +113,40 @@ when (old.reporter_id is distinct from new.reporter_id or old.target_type is dis
   or old.target_comment_id is distinct from new.target_comment_id)
 execute function private.refuse_row_move('reporter_id', 'target_type', 'target_user_id', 'target_post_id', 'target_comment_id');
 
+-- A second like of the same post or comment, inserted directly (supabase-js: `.from('post_likes').insert()`), adds
+-- nothing and is no error, as a second like_post(p_like => true) is not: a like is idempotent, rather than a 409
+-- 23505 without a stable code (and `upsert(…, { ignoreDuplicates: true })` keeps working). Two inserts at the same
+-- instant both pass this check; the primary key still refuses the second (23505). Security invoker: the caller's
+-- own likes are the ones it can see, and a like it may no longer see is left to the insert policy.
+create function private.skip_duplicate_like()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_exists boolean;
+begin
+  -- One branch per table: a branch reads fields only its table's rows have.
+  if tg_table_name = 'post_likes' then
+    v_exists := exists (select 1 from public.post_likes l where l.post_id = new.post_id and l.user_id = new.user_id);
+  else
+    v_exists := exists (select 1 from public.comment_likes l where l.comment_id = new.comment_id and l.user_id = new.user_id);
+  end if;
+  return case when v_exists then null else new end;
+end;
+$$;
+revoke execute on function private.skip_duplicate_like() from public;
+comment on function private.skip_duplicate_like() is 'Trigger: a second like of the same post or comment adds nothing (a like is idempotent).';
+
+create trigger skip_duplicate_like
+before insert on public.post_likes
+for each row execute function private.skip_duplicate_like();
+
+create trigger skip_duplicate_like
+before insert on public.comment_likes
+for each row execute function private.skip_duplicate_like();
+
 -- TRUNCATE fires no row trigger, so the counters and the reports' summary would go on counting what it removed.
 create function private.refuse_counted_truncate()
 returns trigger

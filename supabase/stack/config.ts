@@ -52,11 +52,13 @@ export interface Profile {
   fresh: boolean;
   /** Whether the stack runs a streaming read replica (the scale benchmark above full size runs none). */
   replica: boolean;
+  /** The variable that moves all its ports (none: the bench stack's stay where they are). */
+  portShiftVariable?: string;
 }
 
 /** How far each profile's ports are from those of config.toml, and the variable that moves them. */
 const portShifts = {
-  dev: { variable: undefined, shift: 0 },
+  dev: { variable: 'STACK_PORT_SHIFT', shift: 0 },
   test: { variable: 'STACK_TEST_PORT_SHIFT', shift: 1000 },
   bench: { variable: undefined, shift: 2000 },
   // Above Linux's ephemeral port range (32768-60999), where no client connection can take a port first.
@@ -64,10 +66,11 @@ const portShifts = {
 };
 
 /**
- * Ports of `npm start` come from config.toml; the test stack shifts them by 1000, the scale benchmark's by 2000
- * and the fault suite's by 7000, so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test
- * stack elsewhere, so two can run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite). The
- * bench stack starts fresh unless told to keep its seeded database.
+ * Ports of `npm start` come from config.toml, moved by STACK_PORT_SHIFT when set (another Supabase stack, or a
+ * second project, holds them); the test stack shifts them by 1000, the scale benchmark's by 2000 and the fault
+ * suite's by 7000, so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test stack
+ * elsewhere, so two can run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite). The bench
+ * stack starts fresh unless told to keep its seeded database.
  */
 export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean; replica?: boolean; dirName?: string } = {}): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
@@ -75,8 +78,9 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
   const api = config.api.port + shift;
   return {
     name,
-    // A stack moved to other ports is a second one: its data lives apart too (.local/test-3000).
-    dir: join(localDir, options.dirName ?? (shift === defaultShift ? name : `${name}-${shift}`)),
+    // A test stack moved to other ports is a second one: its data lives apart too (.local/test-3000). The
+    // development stack keeps its data wherever its ports are.
+    dir: join(localDir, options.dirName ?? (shift === defaultShift || name === 'dev' ? name : `${name}-${shift}`)),
     ports: {
       api,
       db: config.db.port + shift,
@@ -92,6 +96,7 @@ export function profile(name: Profile['name'], config: Toml, options: { keep?: b
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
     fresh: name === 'bench' ? !options.keep : name !== 'dev',
     replica: options.replica ?? true,
+    portShiftVariable: variable,
   };
 }
 

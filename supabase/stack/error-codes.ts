@@ -33,33 +33,46 @@ export function documentedCodes(errorsMd: string): Documented {
 }
 
 /**
- * A message each code is raised with, where a source spells it out: `private.fail(404, 'code', 'message')` in
- * the schemas, `new ApiError(404, 'code', 'message')` and the translation tables `[404, 'code', 'message']` in
- * the facade. The first one found wins (the callers give the facade's sources first: its messages are the
- * ones a client reads most).
+ * A message each code is raised with, where a source spells it out: `private.fail(404, 'code', 'message')` (or
+ * `format('message', …)`) in the schemas, `new ApiError(404, 'code', 'message')` and the translation tables
+ * `[404, 'code', 'message']` in the facade. The first one found wins (the callers give the facade's sources
+ * first: its messages are the ones a client reads most). The write limits' codes are made from their family
+ * (`'too_many_' || p_family`): each documented one gets that refusal's message, its family named.
  */
-export function messagesOf(sources: string[]): Map<string, string> {
+export function messagesOf(sources: string[], documented: Iterable<string> = []): Map<string, string> {
   const messages = new Map<string, string>();
   const patterns = [
     /private\.fail\(\d{3},\s*'([a-z_]+)',\s*'((?:[^']|'')+)'\)/g,
     /new ApiError\(\d{3},\s*'([a-z_]+)',\s*(?:'([^']+)'|`([^`]+)`)/g,
     /\[\d{3},\s*'([a-z_]+)',\s*'([^']+)'\]/g,
+    /private\.fail\(\d{3},\s*'([a-z_]+)',\s*format\(\s*'((?:[^']|'')+)'/g,
   ];
+  // A message made from the request reads with its values left out.
+  const unfilled = (text: string) => text.replaceAll("''", "'").replace(/%[sIL]/g, '…');
   for (const source of sources) {
     for (const pattern of patterns) {
       for (const [, code, quoted, template] of source.matchAll(pattern)) {
-        // A message made from the request reads with its values left out.
-        const message = quoted?.replaceAll("''", "'") ?? template.replace(/\$\{[^}]*\}/g, '…');
+        const message = quoted ? unfilled(quoted) : template.replace(/\$\{[^}]*\}/g, '…');
         if (!messages.has(code)) messages.set(code, message);
       }
     }
+  }
+  const template = sources.map((source) => /private\.fail\(429,\s*v_code,\s*format\(\s*'([^']+)'/.exec(source)?.[1]).find(Boolean);
+  const families = new Set(sources.flatMap((source) =>
+    [.../insert into private\.write_limits[^;]*;/.exec(source)?.[0].matchAll(/\(\s*'([a-z_]+)'/g) ?? []].map(([, family]) => family)));
+  for (const code of documented) {
+    const family = code.replace(/^too_many_/, '');
+    if (!template || messages.has(code) || !families.has(family)) continue;
+    // The template's second value is the family, spaced as the refusal spaces it.
+    let value = 0;
+    messages.set(code, template.replace(/%s/g, () => ++value === 2 ? family.replaceAll('_', ' ') : '…'));
   }
   return messages;
 }
 
 /** The code each status shows as its example: the one a client meets most (the first code with a message else). */
 const usual: Record<number, string> = {
-  400: 'invalid_value', 401: 'unauthorized', 403: 'forbidden', 404: 'post_not_found', 409: 'conflict', 429: 'too_many_requests',
+  400: 'validation_failed', 401: 'unauthorized', 403: 'forbidden', 404: 'post_not_found', 409: 'conflict', 429: 'too_many_requests',
   503: 'database_unavailable',
 };
 

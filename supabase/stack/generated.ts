@@ -33,7 +33,10 @@ export function errorCodeFiles(): GeneratedFile[] {
   const facade = sourcesOf('functions/api', '.ts');
   const schemas = sourcesOf('supabase/schemas', '.sql');
   return [
-    { path: 'functions/api/lib/error-codes.ts', text: renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text))) },
+    {
+      path: 'functions/api/lib/error-codes.ts',
+      text: renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text), documented.codes.keys())),
+    },
     {
       path: 'functions/api/lib/operation-codes.ts',
       text: renderOperationCodes(operationCodes(facade, schemas, new Set(documented.codes.keys()))),

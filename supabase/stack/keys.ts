@@ -1,10 +1,15 @@
-// Keys of one local stack, generated on its first start and never committed (.local/ is ignored):
-// an ES256 signing key for Supabase Auth (from `supabase gen signing-key`, as hosted projects use),
-// the legacy HS256 secret Auth still requires, and the anon and service_role API keys signed with it.
+// Keys of one local stack. As `supabase start` does, the legacy HS256 secret Auth still requires is a fixed,
+// public, local-only value, and the anon and service_role API keys are minted from it with fixed claims: they
+// are the same on every machine and survive `npm run reset`, so a pasted anon key keeps working. They guard
+// nothing, and must never be used outside the local stack (a hosted project has keys of its own). What is
+// made on a stack's first start and kept in .local/<profile>/keys.json (ignored, never committed): an ES256
+// signing key for Supabase Auth's sessions (from `supabase gen signing-key`, as hosted projects use) and the
+// Send Email hook's secret.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { repoRoot } from './config.ts';
+import { localJwtSecret, localKeyExpires, localKeyIssuedAt } from './local-keys.ts';
 
 export interface Jwk {
   kty: string;
@@ -43,44 +48,40 @@ async function generateSigningKey(): Promise<Jwk> {
   return JSON.parse(line);
 }
 
-function apiKey(role: 'anon' | 'service_role', secret: string): Promise<string> {
-  const tenYears = 10 * 365 * 24 * 3600;
+/** An API key of the local stack: HS256 is deterministic, so the same role always gets the same key. */
+function localApiKey(role: 'anon' | 'service_role'): Promise<string> {
   return new SignJWT({ role, iss: 'supabase' })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + tenYears)
-    .sign(new TextEncoder().encode(secret));
-}
-
-function randomSecret(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+    .setIssuedAt(localKeyIssuedAt)
+    .setExpirationTime(localKeyExpires)
+    .sign(new TextEncoder().encode(localJwtSecret));
 }
 
 function hookSecret(): string {
   return `v1,whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
-export async function stackKeys(dir: string): Promise<StackKeys> {
+/** What a stack makes on its first start and keeps: the session signing key and the hook's secret. */
+type MadeKeys = Pick<StackKeys, 'signingKey' | 'sendEmailHookSecret'>;
+
+async function madeKeys(dir: string): Promise<MadeKeys> {
   const path = join(dir, 'keys.json');
-  if (existsSync(path)) {
-    const kept: StackKeys = JSON.parse(await Deno.readTextFile(path));
-    if (kept.sendEmailHookSecret) return kept;
-    // Keys made before the Send Email hook: the secret is added, the rest kept.
-    const keys = { ...kept, sendEmailHookSecret: hookSecret() };
-    await Deno.writeTextFile(path, JSON.stringify(keys, null, 2), { mode: 0o600 });
-    return keys;
-  }
-  const jwtSecret = randomSecret();
-  const keys: StackKeys = {
-    jwtSecret,
-    signingKey: await generateSigningKey(),
-    anonKey: await apiKey('anon', jwtSecret),
-    serviceRoleKey: await apiKey('service_role', jwtSecret),
-    sendEmailHookSecret: hookSecret(),
-  };
+  // Files written before the keys were fixed also hold a random secret and keys minted from it: ignored.
+  const kept: Partial<MadeKeys> = existsSync(path) ? JSON.parse(await Deno.readTextFile(path)) : {};
+  if (kept.signingKey && kept.sendEmailHookSecret) return { signingKey: kept.signingKey, sendEmailHookSecret: kept.sendEmailHookSecret };
+  const made = { signingKey: kept.signingKey ?? await generateSigningKey(), sendEmailHookSecret: kept.sendEmailHookSecret ?? hookSecret() };
   await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(path, JSON.stringify(keys, null, 2), { mode: 0o600 });
-  return keys;
+  await Deno.writeTextFile(path, JSON.stringify(made, null, 2), { mode: 0o600 });
+  return made;
+}
+
+export async function stackKeys(dir: string): Promise<StackKeys> {
+  return {
+    jwtSecret: localJwtSecret,
+    anonKey: await localApiKey('anon'),
+    serviceRoleKey: await localApiKey('service_role'),
+    ...await madeKeys(dir),
+  };
 }
 
 /** The public half of the signing key, as Auth publishes it at /.well-known/jwks.json. */

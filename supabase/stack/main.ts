@@ -6,7 +6,7 @@
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
-//   reset  wipes the development stack's data (database, mail, keys)
+//   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
 //   generate  every generated file, in order (supabase/stack/generated.ts); needs `npm start` running
 //   error-codes  only the error code lists (no stack needed)
 //   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
@@ -60,7 +60,10 @@ ${stack.authUnavailable ? 'Started, without Auth,' : 'Ready'} in ${elapsed()}.
   Read replica     ${stack.replicaUrl}   (hot standby, streaming from the primary)` : ''}
   Mailpit          ${stack.urls.mailpit}
   anon key         ${stack.keys.anonKey}
-  service_role key ${stack.keys.serviceRoleKey}${stack.demoAccounts ? `
+  service_role key ${stack.keys.serviceRoleKey}
+  JWT secret       ${stack.keys.jwtSecret}
+                   fixed local keys, the same on every machine and after \`npm run reset\`: minted from a public
+                   secret, they guard nothing. Never use them outside this local stack.${stack.demoAccounts ? `
   Demo accounts    ${stack.demoAccounts}
                    password "daykeeper demo", e.g. POST /auth/login {"login": "ana", "password": "daykeeper demo"}` : ''}
 Press Ctrl-C to stop.`);
@@ -171,7 +174,7 @@ async function reset(): Promise<void> {
   const dev = profile('dev', readConfig());
   assertPortFree(dev.ports.db, 'Postgres of `npm start`: stop it before a reset');
   if (existsSync(dev.dir)) await Deno.remove(dev.dir, { recursive: true });
-  info(`removed ${dev.dir}; the next \`npm start\` creates a fresh database and keys`);
+  info(`removed ${dev.dir}; the next \`npm start\` creates a fresh database (the anon and service_role keys stay the same)`);
 }
 
 function devDatabaseUrl(): string {

@@ -74,7 +74,7 @@ export function profileSettings(profile: Profile): string[] {
 export async function startPostgres(profile: Profile, logDir: string): Promise<string> {
   const port = profile.ports.db;
   const dataDir = join(profile.dir, 'postgres');
-  assertPortFree(port, 'Postgres');
+  assertPortFree(port, 'Postgres', profile.portShiftVariable);
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     info(`creating a Postgres cluster in ${dataDir}`);
     await initCluster(dataDir, logDir);

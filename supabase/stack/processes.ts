@@ -124,14 +124,18 @@ export async function tail(path: string, lines = 20): Promise<string> {
   return text.trimEnd().split('\n').slice(-lines).map((line) => `    ${line}`).join('\n');
 }
 
-/** A port already taken is a clear error, not a hang. */
-export function assertPortFree(port: number, what: string): void {
+/**
+ * A port already taken is a clear error, not a hang, naming the variable that moves every port of the stack
+ * (config.ts: STACK_PORT_SHIFT for `npm start`, STACK_TEST_PORT_SHIFT for `npm test`…).
+ */
+export function assertPortFree(port: number, what: string, shiftVariable?: string): void {
   try {
     Deno.listen({ hostname: '127.0.0.1', port }).close();
   } catch {
+    const move = shiftVariable ? ` or move every port of this stack: ${shiftVariable}=<number> puts each that far from supabase/config.toml's` : '';
     throw new Error(
-      `port ${port} (${what}) is already in use on 127.0.0.1. Is another \`npm start\` running? ` +
-        `Stop it, or free the port.`,
+      `port ${port} (${what}) is already in use on 127.0.0.1. Is another \`npm start\` (or another Supabase stack) ` +
+        `running? Stop it, free the port,${move}.`,
     );
   }
 }

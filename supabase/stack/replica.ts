@@ -38,7 +38,7 @@ export async function startReplica(profile: Profile, primaryUrl: string, logDir:
   const port = profile.ports.replica;
   const dataDir = join(profile.dir, 'replica');
   const primaryIdFile = join(profile.dir, 'replica-of');
-  assertPortFree(port, 'Postgres replica');
+  assertPortFree(port, 'Postgres replica', profile.portShiftVariable);
   const primaryId = await queryValue(primaryUrl, 'select system_identifier from pg_control_system()');
   const copyOf = await Deno.readTextFile(primaryIdFile).catch(() => '');
   if (existsSync(dataDir) && copyOf !== primaryId) await Deno.remove(dataDir, { recursive: true });

@@ -92,6 +92,35 @@ describe('the OpenAPI document', () => {
     expect(new Set(passwords)).toEqual(new Set([8]));
   });
 
+  it('shows each error answer with an example of its own operation\'s codes, the most telling first', () => {
+    type ErrorSchema = { example: { error: { code: string; message: string } }; properties: { error: { properties: { code: { enum: string[] } } } } };
+    const schemas = document.components?.schemas as unknown as Record<string, ErrorSchema>;
+    type Answer = { content?: Record<string, { schema?: { $ref?: string } }> };
+    const example = (operationId: string, status: string) => {
+      const operation = operations.find((op) => op.operationId === operationId) as unknown as { responses: Record<string, Answer> };
+      const name = operation.responses[status].content!['application/json'].schema!.$ref!.split('/').pop()!;
+      return { ...schemas[name].example.error, codes: schemas[name].properties.error.properties.code.enum };
+    };
+    expect(example('createPost', '429').code).toBe('too_many_posts');
+    expect(example('createPost', '429').message).toMatch(/^You have reached the limit of … posts in …/);
+    expect(example('followUser', '400')).toMatchObject({ code: 'cannot_follow_self', message: 'You cannot follow yourself' });
+    expect(example('getPost', '404').code).toBe('post_not_found');
+    expect(example('getPost', '429').code).toBe('too_many_requests');
+    // Every example is one of the codes its answer lists, and a 400 is not one operation's message for all.
+    const shown400 = new Set<string>();
+    for (const operation of operations as unknown as { operationId?: string; responses?: Record<string, Answer> }[]) {
+      for (const status of Object.keys(operation.responses ?? {})) {
+        const ref = operation.responses![status].content?.['application/json']?.schema?.$ref;
+        const schema = ref ? schemas[ref.split('/').pop()!] : undefined;
+        if (!schema?.example?.error) continue;
+        expect(schema.properties.error.properties.code.enum, `${operation.operationId} ${status}`).toContain(schema.example.error.code);
+        if (status === '400') shown400.add(schema.example.error.message);
+      }
+    }
+    expect(shown400.size).toBeGreaterThan(5);
+    expect([...shown400]).not.toContain('Say whether to accept (true) or decline (false)');
+  });
+
   it('is what the typed client was generated from (else run `npm run client`)', async () => {
     const committed = await readFile(clientTypesFile, 'utf8');
     expect(committed === await clientTypes(document), `${clientTypesFile} is out of date: run \`npm run client\``).toBe(true);

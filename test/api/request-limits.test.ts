@@ -62,6 +62,27 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     expect(await counted(key) - before).toBe(3);
   });
 
+  it('every answer that counted says what is left of its limit, reads and anonymous callers included', async () => {
+    const reader = await createAccount('told');
+    await leave(`account:${reader.id}`, 10);
+    const read = await api('GET', `/${reader.username}`, { token: reader.accessToken });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('RateLimit-Remaining')).toBe('9');
+    const reset = Number(read.headers.get('RateLimit-Reset'));
+    expect(reset).toBeGreaterThan(0);
+    expect(reset).toBeLessThanOrEqual(300);
+    // An anonymous read counts for its address (a replica may serve it; the quota is taken on the primary).
+    const address = '127.0.0.203';
+    await leave(`address:${address}`, 5);
+    const anonymous = await apiFrom(address, 'GET', `/${reader.username}`);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('RateLimit-Remaining')).toBe('4');
+    // What never reaches the database counts against nothing, and says nothing.
+    const refusedEarly = await api('POST', '/post/create', { token: reader.accessToken, json: { body: '' } });
+    expect(refusedEarly.status).toBe(400);
+    expect(refusedEarly.headers.get('RateLimit-Limit')).toBeNull();
+  });
+
   it('8 parallel requests of an account with 3 left: exactly 3 pass', async () => {
     const reader = await createAccount('parallel');
     await leave(`account:${reader.id}`, 3);

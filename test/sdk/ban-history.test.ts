@@ -32,7 +32,7 @@ describe.skipIf(!authIsRunning)('ban history through supabase-js', () => {
     expect(await entries(author.sdk)).toEqual([]);
     expect(await entries(banned.sdk)).toEqual([]);
     const anon = await anonSdk().from('ban_history').select('id');
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('select: an admin whose right is revoked reads nothing more, in the same session', async () => {

@@ -27,7 +27,7 @@ describe.skipIf(!authIsRunning)('blocks through supabase-js', () => {
     }
     expect(seen).toEqual({ blocker: 1, target: 0, stranger: 0, banned: 0, admin: 2 });
     const anon = await anonSdk().from('blocks').select('blocker_id');
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null }); // anon is granted nothing here
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' }); // anon is granted nothing here
   });
 
   it('insert: a block is made as oneself and ends the follows and close-friend entries both ways', async () => {
@@ -55,7 +55,7 @@ describe.skipIf(!authIsRunning)('blocks through supabase-js', () => {
     const banned = await u.banned.sdk.from('blocks').insert({ blocked_id: u.stranger.id });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('blocks').insert({ blocked_id: u.stranger.id });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(await asRoot`select 1 from public.blocks where ${u.stranger.id} in (blocker_id, blocked_id)`).toEqual([]);
   });
 

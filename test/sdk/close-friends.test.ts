@@ -54,7 +54,7 @@ describe.skipIf(!authIsRunning)('close friends through supabase-js', () => {
       expect([name, refusal(result)]).toEqual([name, { status: 403, code: '42501', hint: null }]);
     }
     const anon = await anonSdk().from('close_friends').insert({ friend_id: u.stranger.id });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const self = await u.stranger.sdk.from('close_friends').insert({ friend_id: u.stranger.id });
     expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'cannot_befriend_self' });
   });

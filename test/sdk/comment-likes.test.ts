@@ -56,7 +56,7 @@ describe.skipIf(!authIsRunning)('comment likes through supabase-js', () => {
       expect([name, refusal(result)]).toEqual([name, { status: 403, code: '42501', hint: null }]);
     }
     const anon = await anonSdk().from('comment_likes').insert({ comment_id: comment });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const onHiddenPost = await rootComment(await rootPost(u.author, 'private'), u.author);
     const hidden = await u.fresh.sdk.from('comment_likes').insert({ comment_id: onHiddenPost });
     expect(refusal(hidden)).toEqual({ status: 403, code: '42501', hint: null });

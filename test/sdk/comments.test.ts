@@ -69,7 +69,7 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
     const banned = await u.banned.sdk.from('comments').insert({ post_id: post, body: 'after my ban' });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('comments').insert({ post_id: post, body: 'anon' });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const empty = await u.outsider.sdk.from('comments').insert({ post_id: post, body: '' });
     expect(refusal(empty)).toEqual({ status: 400, code: '23514', hint: null });
   });
@@ -101,7 +101,7 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
       expect([name, error, data]).toEqual([name, null, []]);
     }
     const anon = await anonSdk().from('comments').delete().eq('id', ids[0]);
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     for (const [name, id] of [['commenter', ids[0]], ['author', ids[1]], ['admin', ids[2]]]) {
       const { data } = await u[name].sdk.from('comments').delete().eq('id', id).select('id');
       expect([name, data]).toEqual([name, [{ id }]]);

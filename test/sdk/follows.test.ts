@@ -89,7 +89,7 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
       expect(result.error?.message).toBe('new row violates row-level security policy for table "follows"');
     }
     const anon = await anonSdk().from('follows').insert({ followee_id: u.pub.id });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const banned = await u.stranger.sdk.from('follows').insert({ followee_id: u.bannedPriv.id });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null }); // a banned account is invisible
   });

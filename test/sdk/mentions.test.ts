@@ -74,7 +74,7 @@ describe.skipIf(!authIsRunning)('mentions through supabase-js', () => {
     const removed = await u.author.sdk.from('post_mentions').delete().eq('post_id', post);
     expect(refusal(removed)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('post_mentions').insert({ post_id: post, user_id: u.reader.id });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(await mentioned(u.author.sdk, 'post_mentions', post)).toEqual(['plain', 'shunned']);
   });
 });

@@ -25,7 +25,7 @@ describe.skipIf(!authIsRunning)('mutes through supabase-js', () => {
     // muter_id is not a column a client may set: muting on another's behalf is refused outright.
     expect(refusal(await u.stranger.sdk.from('mutes').insert({ muter_id: u.muter.id, muted_id: u.admin.id } as never)))
       .toEqual({ status: 403, code: '42501', hint: null });
-    expect(refusal(await anonSdk().from('mutes').select('muted_id'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().from('mutes').select('muted_id'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('update and delete: only the muter changes or ends a mute', async () => {
@@ -46,7 +46,7 @@ describe.skipIf(!authIsRunning)('mutes through supabase-js', () => {
     expect(muted.data).toMatchObject({ muted: true, notifications_only: false, user: { username: quiet.username } });
     expect(refusal(await u.stranger.sdk.rpc('mute', { p_username: u.stranger.username }))).toEqual({ status: 400, code: 'PT400', hint: 'cannot_mute_self' });
     expect(refusal(await u.muter.sdk.rpc('mute', { p_username: u.blocker.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
-    expect(refusal(await anonSdk().rpc('mute', { p_username: quiet.username }))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('mute', { p_username: quiet.username }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it("rpc('mutes'): the muter lists theirs, the muted account sees none; anon is refused", async () => {
@@ -54,6 +54,6 @@ describe.skipIf(!authIsRunning)('mutes through supabase-js', () => {
     expect(list.error).toBeNull();
     expect((list.data as { items: { username: string }[] }).items.map((m) => m.username)).toContain(u.muted.username);
     expect((await u.muted.sdk.rpc('mutes')).data).toMatchObject({ items: [] });
-    expect(refusal(await anonSdk().rpc('mutes'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('mutes'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 });

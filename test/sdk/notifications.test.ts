@@ -39,7 +39,7 @@ describe.skipIf(!authIsRunning)('notifications through supabase-js', () => {
     }
     expect(seen).toEqual({ recipient: ['follow by actor', 'post_like by actor'], actor: [], stranger: [], admin: [] });
     const anon = await anonSdk().from('notifications').select('id');
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('select: a banned recipient\'s live session reads none of its own', async () => {
@@ -59,7 +59,7 @@ describe.skipIf(!authIsRunning)('notifications through supabase-js', () => {
     const banned = await u.banned.sdk.from('notifications').update({ read_at: new Date().toISOString() }).in('id', await notificationsOf(u.banned)).select('id');
     expect(banned.data).toEqual([]);
     const anon = await anonSdk().from('notifications').update({ read_at: new Date().toISOString() }).in('id', ids);
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const kind = await u.recipient.sdk.from('notifications').update({ kind: 'mention' }).in('id', ids);
     expect(refusal(kind)).toEqual({ status: 403, code: '42501', hint: null });
 

@@ -75,13 +75,16 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
   });
 
   it('update: counters, bans and ids are not writable (403), and anon writes nothing (401)', async () => {
-    for (const change of [{ followers_count: 1000 }, { banned_at: null }, { confirmed_at: null }, { id: stranger.id }]) {
+    for (const change of [{ banned_at: null }, { confirmed_at: null }, { id: stranger.id }]) {
       const result = await owner.sdk.from('profiles').update(change).eq('id', owner.id);
       expect([change, refusal(result)]).toEqual([change, { status: 403, code: '42501', hint: null }]);
       expect(result.error?.message).toBe('permission denied for table profiles');
     }
+    // A counter is refused by its guard, with its code (supabase/ERRORS.md).
+    const counter = await owner.sdk.from('profiles').update({ followers_count: 1000 }).eq('id', owner.id);
+    expect(refusal(counter)).toEqual({ status: 403, code: 'PT403', hint: 'counter_is_derived' });
     const anon = await anonSdk().from('profiles').update({ bio: 'anon' }).eq('id', owner.id);
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const allowed = await owner.sdk.from('profiles').update({ display_name: 'Owner' }).eq('id', owner.id).select('display_name');
     expect(allowed.data).toEqual([{ display_name: 'Owner' }]);
   });

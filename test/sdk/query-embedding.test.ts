@@ -70,6 +70,6 @@ describe.skipIf(!authIsRunning)('embedding through supabase-js', () => {
     expect(error).toBeNull();
     expect(data).toEqual({ body: 'fresh', author: { username: fan.username } });
     const anon = await anonSdk().from('posts').insert({ body: 'fresh' }).select('body').single();
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 });

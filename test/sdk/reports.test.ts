@@ -56,7 +56,7 @@ describe.skipIf(!authIsRunning)('reports through supabase-js', () => {
     const banned = await u.banned.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('select: a report is read by its reporter and admins; not by the reported, strangers, or its banned reporter', async () => {
@@ -68,7 +68,7 @@ describe.skipIf(!authIsRunning)('reports through supabase-js', () => {
     }
     expect(seen).toEqual({ reporter: ['report'], target: [], stranger: [], banned: [], admin: ['bannedReport', 'report'] });
     const anon = await anonSdk().from('reports').select('id');
-    expect(refusal(anon)).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('delete: only admins dismiss a report; its reporter (who cannot withdraw it) and others delete 0 rows', async () => {

@@ -5,7 +5,7 @@ import { anonSdk, bannedSdkUser, refusal, rootBlock, rootFollow, rootPost, type 
 import { authIsRunning } from '../helpers/stack.ts';
 
 const unauthorized = { status: 401, code: 'PT401', hint: 'unauthorized' };
-const anonRefused = { status: 401, code: '42501', hint: null };
+const anonRefused = { status: 401, code: 'PT401', hint: 'unauthorized' };
 
 describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications and search', () => {
   let user: SdkUser;

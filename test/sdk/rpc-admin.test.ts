@@ -27,7 +27,7 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
     const target = await sdkUser('target');
     expect(refusal(await member.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: 'spam' }))).toEqual(adminOnly);
     expect(refusal(await anonSdk().rpc('admin_ban_user', { p_username: target.username, p_reason: 'spam' })))
-      .toEqual({ status: 401, code: '42501', hint: null });
+      .toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(refusal(await admin.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: '  ' })))
       .toEqual({ status: 400, code: 'PT400', hint: 'invalid_reason' });
     expect(refusal(await admin.sdk.rpc('admin_ban_user', { p_username: otherAdmin.username, p_reason: 'x' })))

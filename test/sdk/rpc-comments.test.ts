@@ -85,7 +85,7 @@ describe.skipIf(!authIsRunning)('rpc: comments', () => {
     expect(liked.error).toBeNull();
     expect(liked.data).toMatchObject({ id: reply, likes_count: 1, viewer: { liked: true, can_delete: true } });
     expect(refusal(await blocker.sdk.rpc('like_comment', { p_comment_id: comment }))).toEqual(commentNotFound);
-    expect(refusal(await anonSdk().rpc('like_comment', { p_comment_id: comment }))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('like_comment', { p_comment_id: comment }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('comment_likes: the likers of a visible comment; a hidden comment is 404', async () => {

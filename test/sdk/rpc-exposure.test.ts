@@ -76,11 +76,11 @@ describe.skipIf(!authIsRunning)('rpc: every function the API schema exposes', ()
     ]);
   });
 
-  it('anon calling a function granted to users only gets 401 42501, whatever the arguments', async () => {
+  it('anon calling a function granted to users only gets 401 unauthorized in hint (not 42501), whatever the arguments', async () => {
     for (const fn of functions.filter((f) => !f.anon)) {
       const result = await call(anonSdk(), fn.name, Object.fromEntries(fn.params.map((p) => [p.name, null])));
       expect([fn.name, refusal(result), result.error?.message])
-        .toEqual([fn.name, { status: 401, code: '42501', hint: null }, `permission denied for function ${fn.name}`]);
+        .toEqual([fn.name, { status: 401, code: 'PT401', hint: 'unauthorized' }, 'Sign in first']);
     }
   });
 

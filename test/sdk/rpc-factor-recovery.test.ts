@@ -19,7 +19,7 @@ describe.skipIf(!authIsRunning)('rpc: a second factor\'s recovery', () => {
     const pending = (await owner.sdk.rpc('factor_recovery')).data as { completes_at: string };
     expect(Date.parse(pending.completes_at)).toBeGreaterThan(Date.now());
     expect((await other.sdk.rpc('factor_recovery')).data).toBeNull();
-    expect(refusal(await anonSdk().rpc('factor_recovery'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('factor_recovery'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('cancel_factor_recovery: one cancels one\'s own; with none, 404', async () => {

@@ -57,7 +57,7 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     expect(refusal(await pub.sdk.rpc('follow', { p_username: blocker.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
     expect(refusal(await blocker.sdk.rpc('follow', { p_username: pub.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
     expect(refusal(await follower.sdk.rpc('follow', { p_username: follower.username }))).toEqual({ status: 400, code: 'PT400', hint: 'cannot_follow_self' });
-    expect(refusal(await anonSdk().rpc('follow', { p_username: pub.username }))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('follow', { p_username: pub.username }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('respond_follow_request: the followee accepts; nobody else answers the request (404 request_not_found)', async () => {
@@ -106,7 +106,7 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     expect(own.error).toBeNull();
     expect(usernames(own.data)).toContain(requester.username);
     expect(usernames((await requester.sdk.rpc('follow_requests')).data)).toEqual([]); // its own request is not to it
-    expect(refusal(await anonSdk().rpc('follow_requests'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('follow_requests'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(refusal(await banned.sdk.rpc('follow_requests'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 });

@@ -42,7 +42,7 @@ describe.skipIf(!authIsRunning)('rpc: posts', () => {
     const created = await author.sdk.rpc('create_post', { p_body: ' a new day ', p_emotion: 80, p_privacy: 'close_friends' });
     expect(created.error).toBeNull();
     expect(created.data).toMatchObject({ body: 'a new day', emotion: 80, privacy: 'close_friends', day: today(), author: { id: author.id } });
-    expect(refusal(await anonSdk().rpc('create_post', { p_body: 'anon' }))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('create_post', { p_body: 'anon' }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(refusal(await banned.sdk.rpc('create_post', { p_body: 'banned' }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(refusal(await author.sdk.rpc('create_post', { p_body: 'x', p_media: ['https://elsewhere.example/a.png'] })))
       .toEqual({ status: 400, code: '23514', hint: null });
@@ -114,7 +114,7 @@ describe.skipIf(!authIsRunning)('rpc: posts', () => {
     expect(liked.data).toMatchObject({ likes_count: 1, viewer: { liked: true, is_author: false } });
     expect(refusal(await stranger.sdk.rpc('like_post', { p_post_id: secret }))).toEqual(notFound);
     expect(refusal(await blocker.sdk.rpc('like_post', { p_post_id: post }))).toEqual(notFound);
-    expect(refusal(await anonSdk().rpc('like_post', { p_post_id: post }))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('like_post', { p_post_id: post }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it('post_likes: the likers of a visible post for anyone; a hidden post is 404', async () => {

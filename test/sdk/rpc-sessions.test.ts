@@ -14,7 +14,7 @@ describe.skipIf(!authIsRunning)('rpc: sessions', () => {
     expect(listed.error).toBeNull();
     expect(ids(listed.data).length).toBeGreaterThanOrEqual(2); // each sign-in is a session
     expect(ids(listed.data).filter((s) => s.current)).toHaveLength(1);
-    expect(refusal(await anonSdk().rpc('my_sessions'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('my_sessions'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
   it("end_session: one ends one's own other session, whose token is then refused; another's is 404", async () => {
@@ -37,6 +37,6 @@ describe.skipIf(!authIsRunning)('rpc: sessions', () => {
     const ended = await second.rpc('end_other_sessions');
     expect([ended.error, ended.data]).toEqual([null, { ended: before - 1 }]);
     expect(ids((await second.rpc('my_sessions')).data)).toHaveLength(1);
-    expect(refusal(await anonSdk().rpc('end_other_sessions'))).toEqual({ status: 401, code: '42501', hint: null });
+    expect(refusal(await anonSdk().rpc('end_other_sessions'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 });

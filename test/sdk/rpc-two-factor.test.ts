@@ -17,7 +17,7 @@ describe.skipIf(!authIsRunning)('rpc: proving a new factor\'s owner', () => {
     expect(refusal(await stranger.sdk.rpc('prove_factor_owner', { p_factor_id: id, p_password: defaultPassword })))
       .toEqual({ status: 404, code: 'PT404', hint: 'factor_not_found' });
     expect(refusal(await anonSdk().rpc('prove_factor_owner', { p_factor_id: id, p_password: defaultPassword })))
-      .toEqual({ status: 401, code: '42501', hint: null });
+      .toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect((await owner.sdk.rpc('prove_factor_owner', { p_factor_id: id, p_password: defaultPassword })).data)
       .toEqual({ proved: true, factor_id: id });
   });

@@ -21,10 +21,11 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   user_banned: [403, 'user_banned', 'This account is banned'],
   refresh_token_not_found: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
   refresh_token_already_used: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
-  session_expired: [401, 'invalid_token', 'The session has ended; sign in again'],
-  session_not_found: [401, 'invalid_token', 'The session has ended; sign in again'],
   bad_jwt: [401, 'invalid_token', 'The access token is invalid or expired'],
   no_authorization: [401, 'unauthorized', 'Sign in first'],
+  // An ended session is `unauthorized` on every route, as the database's session check answers it.
+  session_expired: [401, 'unauthorized', 'Your session has ended: sign in again'],
+  session_not_found: [401, 'unauthorized', 'Your session has ended: sign in again'],
   email_exists: [409, 'email_taken', 'This e-mail address is already in use'],
   user_already_exists: [409, 'email_taken', 'This e-mail address is already in use'],
   user_not_found: [404, 'user_not_found', 'No such account'],

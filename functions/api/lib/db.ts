@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
-import { type RequestQuota, takeQuota } from './request-quota.ts';
+import { noteQuota, type RequestQuota, takeQuota } from './request-quota.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
@@ -119,20 +119,23 @@ async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: (aliv
  */
 export async function queryOnPrimary(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
   const preamble = await identity(using.db, caller, primaryPreamble(using));
-  return runOn(using.db, using.signal, `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`);
+  return runOn(using.db, using.signal, `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`, using.requestQuota);
 }
 
-/** Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows. */
-export function runOn(pool: Pool, signal: AbortSignal | undefined, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+/**
+ * Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows
+ * (and keeps what the request's quota left, when the text took it).
+ */
+export function runOn(pool: Pool, signal: AbortSignal | undefined, text: string, requestQuota?: RequestQuota): Promise<postgres.RowList<postgres.Row[]>> {
   return gated(pool, signal, async () => {
     try {
-      return await send(pool, signal, text);
+      return await send(pool, signal, text, requestQuota);
     } catch (error) {
       // postgres.js 3.4.9 keeps the error of a connection that died mid-statement, and hands it to the first
       // statement of the next connection it opens in its place before sending that statement: one that never
       // reached the server is sent again, once.
       if (!(error instanceof NeverSent)) throw error;
-      return await send(pool, signal, text).catch((again) => {
+      return await send(pool, signal, text, requestQuota).catch((again) => {
         throw again instanceof NeverSent ? again.reason : again;
       });
     }
@@ -146,12 +149,13 @@ class NeverSent extends Error {
   }
 }
 
-async function send(pool: Pool, signal: AbortSignal | undefined, text: string): Promise<postgres.RowList<postgres.Row[]>> {
+async function send(pool: Pool, signal: AbortSignal | undefined, text: string, requestQuota?: RequestQuota): Promise<postgres.RowList<postgres.Row[]>> {
   const query = pool.sql.unsafe(text).execute();
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
     const results = await query as unknown as postgres.RowList<postgres.Row[]>[];
+    noteQuota(requestQuota, results);
     return results[results.length - 1];
   } catch (error) {
     // postgres.js gives a statement the server session it is sent on (its state, null until then).
@@ -179,7 +183,7 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
     };
     try {
       const preamble = await identity(using.db, caller, primaryPreamble(using));
-      await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`));
+      noteQuota(using.requestQuota, await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`)));
       const value = await work(run);
       await run(sql`commit`);
       return value;
@@ -215,7 +219,7 @@ export function readPageByPageAs(using: Using, caller: Caller, opening: SqlText,
     };
     try {
       const preamble = await identity(using.db, caller, { checkSession: true, countWrite: false });
-      await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`);
+      noteQuota(using.requestQuota, await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`));
       await work(run);
     } catch (error) {
       lost = lostConnection(error);

@@ -40,10 +40,18 @@ export function parseQuota(text: string | null | undefined): Quota | undefined {
 }
 
 /** RateLimit-Limit, -Remaining and -Reset (seconds), as the IETF draft names them. */
-export function setQuotaHeaders(c: Context, quota: Quota): void {
-  c.header('RateLimit-Limit', String(quota.limit));
-  c.header('RateLimit-Remaining', String(quota.remaining));
-  c.header('RateLimit-Reset', String(quota.reset));
+export function quotaHeaders(quota: Quota): [string, string][] {
+  return [['RateLimit-Limit', String(quota.limit)], ['RateLimit-Remaining', String(quota.remaining)], ['RateLimit-Reset', String(quota.reset)]];
+}
+
+/**
+ * Of a request limit and a write limit one answer counted against, the one to report: the draft's fields
+ * describe one quota, and the nearer to its end is the one a client must slow down for (the later reset on a tie).
+ */
+export function tighterQuota(a: Quota | undefined, b: Quota | undefined): Quota | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+  return a.reset >= b.reset ? a : b;
 }
 
 /** What the document's error examples show besides a code and its message: a request validation failure's detail, a request id. */
@@ -229,7 +237,7 @@ export function handleError(error: unknown, c: Context) {
   if (known) {
     const retryAfter = known.retryAfter ?? (known.status === 429 ? rateLimitRetryAfter : known.status === 503 ? databaseRetryAfter : undefined);
     if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
-    if (known.quota) setQuotaHeaders(c, known.quota);
+    for (const [name, value] of known.quota ? quotaHeaders(known.quota) : []) c.header(name, value);
     if (known.status === 401) c.header('WWW-Authenticate', wwwAuthenticate(known, c.req.header('Authorization') !== undefined));
     return c.json(errorBody(known, requestId), known.status);
   }

@@ -47,10 +47,30 @@ export function withCommonErrors<D extends Document>(document: D): D {
   return document;
 }
 
-/** The Error envelope of one status carrying one of `codes`, shown with a real example. */
+/** How many operations may answer each code: the fewer, the more a code says of the operation that answers it. */
+const operationsAnswering = new Map<string, number>();
+for (const codes of Object.values(operationCodes)) {
+  for (const code of codes) operationsAnswering.set(code, (operationsAnswering.get(code) ?? 0) + 1);
+}
+
+/**
+ * The code an error answer shows as its example: of its own codes, one with a message to show, answered by the
+ * fewest operations (too_many_posts before too_many_requests for createPost's 429), the status's usual one on a tie.
+ */
+export function exampleCode(status: number, codes: string[]): string {
+  const usual = errorCodes[status].example.code;
+  const shown = (code: string) => errorMessages[code] !== undefined;
+  const rank = (code: string): [number, number, number] => [shown(code) ? 0 : 1, operationsAnswering.get(code) ?? 0, code === usual ? 0 : 1];
+  return [...codes].sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || a.localeCompare(b);
+  })[0];
+}
+
+/** The Error envelope of one status carrying one of `codes`, shown with a real example of one of them. */
 function errorOf(status: number, codes: string[]) {
   const usual = errorCodes[status].example;
-  const shown = codes.includes(usual.code) ? usual.code : codes.find((code) => errorMessages[code]) ?? codes[0];
+  const shown = exampleCode(status, codes);
   const example = shown === usual.code ? usual : { code: shown, message: errorMessages[shown] ?? '…' };
   return {
     type: 'object',

@@ -22,10 +22,12 @@ stable, and each error answer below lists the codes that operation can answer wi
 supabase/ERRORS.md in the repository); \`message\` is for people. Something you may not
 see answers 404, exactly as something that does not exist. 429 and 503 carry \`Retry-After\`.
 
-**Write limits.** Each account may write only so much per window of time (posts, comments, likes, follows,
-blocks, close-friend changes, reports, mentions; tighter for accounts younger than a day). A write that counts
-carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until the window ends); one
-past the limit is a 429 \`too_many_<family>\` with \`Retry-After\`.
+**Limits.** Each account may write only so much per window of time (posts, comments, likes, follows,
+blocks, close-friend changes, reports, mentions; tighter for accounts younger than a day), and every request
+that reaches the database, reads included, counts against the request limits of its account and its address.
+An answer that counted carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds until
+the window ends) of the limit nearest its end, so a client can slow down before a 429; one past a limit is a 429
+(\`too_many_<family>\`, \`too_many_requests\`) with \`Retry-After\`.
 
 **Retries.** The operations that create (posts, comments, replies, reports) take an \`Idempotency-Key\` header:
 sent again with the same key within a day, a request answers the first answer and creates nothing.

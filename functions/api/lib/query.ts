@@ -33,7 +33,7 @@ async function readOnReplica(using: Using, replica: Pool, caller: Caller, statem
   const ready = sql`select private.replica_ready(${writes});`;
   // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
   const quota = takeQuota(using.requestQuota, caller);
-  const taken = quota.text ? runOn(using.db, using.signal, quota.text) : Promise.resolve();
+  const taken = quota.text ? runOn(using.db, using.signal, quota.text, using.requestQuota) : Promise.resolve();
   // A replica that is behind or gone leaves the read to the primary (undefined here).
   const read = runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
     if (lostConnection(error)) using.db.replicas.failed(replica);

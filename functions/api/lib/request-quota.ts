@@ -2,14 +2,17 @@
 // account and its client's address, in a transaction of its own that commits before the request's own
 // statements run, so a request that then fails still counts. It rides at the head of the request's first
 // round trip to the primary: no round trip of its own, but for an anonymous read a replica serves.
+import type { Quota } from './errors.ts';
 import { sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
-/** One request's quota: where it comes from, and whether it has been taken yet. */
+/** One request's quota: where it comes from, whether it has been taken yet, and what the take left. */
 export interface RequestQuota {
   /** The client's address, as the gateway in front of the function reports it (none: unknown). */
   address?: string;
   taken: boolean;
+  /** What is left of the tighter limit once taken (RateLimit-* headers); none: no limit applies, or unknown. */
+  left?: Quota;
 }
 
 /**
@@ -21,6 +24,17 @@ export function takeQuota(quota: RequestQuota | undefined, caller: Caller): SqlT
   if (!quota || quota.taken) return new SqlText('');
   quota.taken = true;
   const account = caller.role === 'authenticated' ? caller.userId : null;
-  const take = sql`select set_config('client_min_messages', 'error', true), private.take_request_quota(${account}, ${quota.address ?? null});`;
+  const take = sql`select set_config('client_min_messages', 'error', true), private.take_request_quota(${account}, ${quota.address ?? null}) as request_quota;`;
   return new SqlText(`${take.text} commit;`);
+}
+
+/**
+ * Keeps what the take left, from the answer of the message it rode in (the rows of one statement, or of each).
+ * A message that failed after the take answers nothing: that request's answer carries no RateLimit-* headers.
+ */
+export function noteQuota(quota: RequestQuota | undefined, answer: readonly unknown[]): void {
+  if (!quota?.taken || quota.left) return;
+  const results = Array.isArray(answer[0]) ? answer as unknown[][] : [answer];
+  const row = results.find((rows) => rows[0] && typeof rows[0] === 'object' && 'request_quota' in rows[0])?.[0] as { request_quota: Quota | null } | undefined;
+  if (row?.request_quota) quota.left = row.request_quota;
 }
