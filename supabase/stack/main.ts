@@ -23,7 +23,7 @@ import { nodeBinary } from './node.ts';
 import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
-import { exportSendEmailHook, type Stack, up } from './stack.ts';
+import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
@@ -89,6 +89,12 @@ function testEnv(stack: Stack, stackProfile: Profile): Record<string, string> {
     STACK_AUTH_UNAVAILABLE: stack.authUnavailable ?? '',
     // The test stack's own signing key, so tests can forge expired or wrongly addressed tokens.
     STACK_SIGNING_KEY: JSON.stringify(stack.keys.signingKey),
+    // The api function's environment as the stack gives it, for a test that runs the function from elsewhere.
+    STACK_FUNCTION_ENV: JSON.stringify(facadeEnv(stackProfile, stack.keys, {
+      primaryUrl: stack.superuserUrl,
+      poolerUrl: stack.poolerUrl,
+      replicaUrl: stack.replicaUrl,
+    })),
     // Where the fault suite finds the services' pids, the cluster it restarts and the logs.
     STACK_DIR: stackProfile.dir,
   };
