@@ -117,8 +117,11 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  // Built when first asked, then kept: the routes do not change once the app is built, and a start that never
+  // serves the document never pays for it.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.openapi(openApiRoute, (c) =>
-    c.json(withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
+    c.json(document ??= withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
       servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],

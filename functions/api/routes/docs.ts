@@ -5,7 +5,7 @@
 // listed there (supabase/config.toml) and read where the upload keeps them, the repository's node_modules/
 // (which `npm ci` fills), never from the package's own folder, which a hosted function does not have.
 import { readFile } from 'node:fs/promises';
-import { swaggerUI } from '@hono/swagger-ui';
+import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 
@@ -42,10 +42,17 @@ function asset(name: string): Promise<string> {
   return text;
 }
 
-export const docs = createRouter()
+let page: Promise<MiddlewareHandler> | undefined;
+
+/** The Swagger UI page, built when first asked: a cold start that serves another route does not import it. */
+function swaggerPage(): Promise<MiddlewareHandler> {
   // Relative URLs, so the page works under any prefix: …/api/docs loads …/api/openapi.json and
   // …/api/docs/swagger-ui-dist/<file>.
-  .get('/docs', swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }))
+  return page ??= import('@hono/swagger-ui').then(({ swaggerUI }) => swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }));
+}
+
+export const docs = createRouter()
+  .get('/docs', async (c, next) => (await swaggerPage())(c, next))
   .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async (c) => {
     const name = c.req.param('file');
     return c.body(await asset(name), 200, { 'Content-Type': assetTypes[name], 'Cache-Control': 'public, max-age=3600' });
