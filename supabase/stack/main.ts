@@ -6,6 +6,7 @@
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
+//   bench:cold  the test stack, then fresh function processes: each version's first answer, side by side (bench/cold.ts)
 //   reset  wipes the development stack's data (database, mail, keys)
 //   types  regenerates functions/api/database.types.ts from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
@@ -27,6 +28,7 @@ import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
+import { coldBench } from './bench/cold.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
 import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
 import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
@@ -305,6 +307,7 @@ try {
   else if (command === 'bench:scale') Deno.exit(await inBenchStack(() => scaleBench(rest)));
   else if (command === 'bench:compare') await compareReports(rest);
   else if (command === 'bench:sizes') Deno.exit(await inBenchStack(sizesBench));
+  else if (command === 'bench:cold') Deno.exit(await inBenchStack(coldBench));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
@@ -312,7 +315,7 @@ try {
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, faults, reset, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -44,7 +44,7 @@ function demoAccounts(superuserUrl: string): Promise<string> {
 }
 
 /** supabase/seed.sql and any other `[db.seed] sql_paths`, as the Supabase CLI applies them to a fresh database. */
-async function seed(superuserUrl: string, logDir: string): Promise<void> {
+export async function seed(superuserUrl: string, logDir: string): Promise<void> {
   const { seed } = readConfig().db ?? {};
   if (!seed?.enabled) return;
   for (const path of seed.sql_paths ?? []) {

@@ -1,0 +1,35 @@
+// One fresh start of the api function, taken apart (bench/cold.ts runs it with the function's own flags and
+// import map): how long this process ran before its first line, the import of the app's module graph, building
+// the app, the first GET /openapi.json (the document), the first database connection, and the first and second
+// GET /post/:id. Prints one JSON line of milliseconds.
+//   deno run <the stack's flags> --config <function dir>/deno.json cold-probe.ts <function dir> <post id>
+const boot = performance.now();
+const [functionDir, postId] = Deno.args;
+const dir = new URL(`file://${functionDir}/`);
+
+async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
+  const start = performance.now();
+  const result = await work();
+  return [performance.now() - start, result];
+}
+
+const [load, [{ createApp, createDeps }, { parseEnv }]] = await timed(() =>
+  Promise.all([import(new URL('app.ts', dir).href), import(new URL('env.ts', dir).href)])
+);
+const env = parseEnv(Deno.env.toObject());
+const [construct, [app, deps]] = await timed(() => {
+  const deps = createDeps(env);
+  return Promise.resolve([createApp(env, deps), deps]);
+});
+const ask = async (path: string) => {
+  const response: Response = await app.request(`/api${path}`);
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+};
+const [connect] = await timed(() => deps.db.probe`select 1`);
+const [firstPost] = await timed(() => ask(`/post/${postId}`));
+const [secondPost] = await timed(() => ask(`/post/${postId}`));
+const [openapi] = await timed(() => ask('/openapi.json'));
+const [openapiAgain] = await timed(() => ask('/openapi.json'));
+console.log(JSON.stringify({ boot, load, construct, connect, firstPost, secondPost, openapi, openapiAgain }));
+Deno.exit(0);
