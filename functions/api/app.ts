@@ -5,15 +5,12 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
-import { createAuthApi } from './lib/auth-api.ts';
-import { createDatabase } from './lib/db.ts';
-import { createMailer } from './lib/mail.ts';
+import { createDeps } from './lib/deps.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
 import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
 import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
-import { createTokenVerifier } from './lib/tokens.ts';
 import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
 import { admin } from './routes/admin.ts';
@@ -55,19 +52,7 @@ function allowedMethods(routes: { method: string; path: string }[], path: string
   return [...new Set(methods)].sort();
 }
 
-export function createDeps(env: Env): Deps {
-  return {
-    env,
-    db: createDatabase(env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, env.DB_POOL_MAX, env.DB_REPLICA_URLS, env.DB_REPLICA_MAX_LAG_MS),
-    verifyToken: createTokenVerifier({
-      authUrl: `${env.SUPABASE_URL}/auth/v1`,
-      jwks: env.SUPABASE_JWKS,
-      jwtSecret: env.SUPABASE_JWT_SECRET,
-    }),
-    auth: createAuthApi(env),
-    sendMail: createMailer(env),
-  };
-}
+export { createDeps };
 
 export function createApp(env: Env, deps: Deps = createDeps(env)) {
   const app = createRouter().basePath('/api');
