@@ -1,5 +1,5 @@
 // One fresh start of the api function, taken apart (bench/cold.ts runs it with the function's own flags and
-// import map): how long this process ran before its first line, the import of the app's module graph, building
+// import map): when its first line ran (epoch ms, for the runtime's own start), the import of the app's module graph, building
 // the app, the first GET /openapi.json (the document), the first database connection, and the first and second
 // GET /post/:id. Prints one JSON line of milliseconds.
 //   deno run <the stack's flags> --config <function dir>/deno.json cold-probe.ts <function dir> <post id>
@@ -31,5 +31,5 @@ const [firstPost] = await timed(() => ask(`/post/${postId}`));
 const [secondPost] = await timed(() => ask(`/post/${postId}`));
 const [openapi] = await timed(() => ask('/openapi.json'));
 const [openapiAgain] = await timed(() => ask('/openapi.json'));
-console.log(JSON.stringify({ boot, load, construct, connect, firstPost, secondPost, openapi, openapiAgain }));
+console.log(JSON.stringify({ startedAt: performance.timeOrigin + boot, load, construct, connect, firstPost, secondPost, openapi, openapiAgain }));
 Deno.exit(0);
