@@ -1,17 +1,18 @@
 // One fresh start of the api function, taken apart (bench/cold.ts runs it with the function's own flags and
-// import map): when its first line ran (epoch ms, for the runtime's own start), the import of the app's module graph, building
-// the app, the first GET /openapi.json (the document), the first database connection, and the first and second
-// GET /post/:id. Prints one JSON line of milliseconds.
+// import map): when its first line ran (epoch ms, for the runtime's own start), the import of the app's module
+// graph (and its CPU time), building the app, the first database connection, the first and a second
+// GET /post/:id, the first GET /openapi.json (the document) and a second. Prints one JSON line of milliseconds.
 //   deno run <the stack's flags> --config <function dir>/deno.json cold-probe.ts <function dir> <post id>
+import process from 'node:process';
+
 const boot = performance.now();
 const [functionDir, postId] = Deno.args;
 const dir = new URL(`file://${functionDir}/`);
 
-/** CPU ms this process's threads have run (Linux's schedstat): the import's cost, which noise moves less. */
+/** CPU ms this process has run, all threads (getrusage): the import's cost, which noise moves less. */
 function cpu(): number {
-  let ns = 0;
-  for (const task of Deno.readDirSync('/proc/self/task')) ns += Number(Deno.readTextFileSync(`/proc/self/task/${task.name}/schedstat`).split(' ')[0]);
-  return ns / 1e6;
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
