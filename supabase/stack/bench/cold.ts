@@ -156,10 +156,9 @@ function report(versions: Version[], times: Map<string, Start[]>, breakdowns: Ma
   lines.push(
     '',
     'Where the time goes (bench/cold-probe.ts, one fresh process per start, medians in ms, one step after the other,',
-    'so no overlap): the runtime\'s own start (spawn to first line), importing the app\'s module graph (and the CPU',
-    'time of that), building the',
-    'app, the first database connection, the first GET /post/:id (its pool\'s and the replica\'s connections) and a',
-    'second, the first GET /openapi.json (the document built) and a second.',
+    'so no overlap): the runtime\'s own start (spawn to first line), importing the app\'s module graph and its CPU',
+    'time, building the app, the first database connection, the first GET /post/:id (its pool\'s and the replica\'s',
+    'connections) and a second, the first GET /openapi.json (the document built) and a second.',
     '',
     '| version | runtime | import | its CPU | build app | first connection | first /post/:id | second | first /openapi.json | second |',
     '|---|---|---|---|---|---|---|---|---|---|',
