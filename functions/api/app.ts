@@ -8,8 +8,6 @@ import type { Deps } from './lib/context.ts';
 import { createDeps } from './lib/deps.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError, setQuotaHeaders } from './lib/errors.ts';
-import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
-import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
 import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
@@ -103,14 +101,18 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     bearerFormat: 'JWT',
   });
   // Built when first asked, then kept: the routes do not change once the app is built, and a start that never
-  // serves the document never pays for it.
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.openapi(openApiRoute, (c) =>
-    c.json(document ??= withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
-      servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
-    })))));
+  // serves the document never pays for it, nor for the modules only it needs (every operation's codes).
+  let document: Promise<ReturnType<typeof app.getOpenAPI31Document>> | undefined;
+  app.openapi(openApiRoute, async (c) => {
+    document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then(([{ withCommonErrors, withErrorCodes }, { apiOverview }]) =>
+      withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
+        servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
+      })))
+    );
+    return c.json(await document);
+  });
   app.route('/', docs);
   // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
   app.route('/', users);
