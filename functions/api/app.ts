@@ -50,8 +50,6 @@ function allowedMethods(routes: { method: string; path: string }[], path: string
   return [...new Set(methods)].sort();
 }
 
-export { createDeps };
-
 export function createApp(env: Env, deps: Deps = createDeps(env)) {
   const app = createRouter().basePath('/api');
   app.use(requestId());

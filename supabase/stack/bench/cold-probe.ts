@@ -3,6 +3,7 @@
 // graph (and its CPU time), building the app, the first database connection, the first and a second
 // GET /post/:id, the first GET /openapi.json (the document) and a second. Prints one JSON line of milliseconds.
 //   deno run <the stack's flags> --config <function dir>/deno.json cold-probe.ts <function dir> <post id>
+import { existsSync } from 'node:fs';
 import process from 'node:process';
 
 const boot = performance.now();
@@ -22,8 +23,10 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 }
 
 const cpuBefore = cpu();
-const [load, [{ createApp, createDeps }, { parseEnv }]] = await timed(() =>
-  Promise.all([import(new URL('app.ts', dir).href), import(new URL('env.ts', dir).href)])
+// createDeps lives in lib/deps.ts since the connections open before the app loads; app.ts had it before.
+const depsModule = existsSync(new URL('lib/deps.ts', dir)) ? 'lib/deps.ts' : 'app.ts';
+const [load, [{ createApp }, { createDeps }, { parseEnv }]] = await timed(() =>
+  Promise.all([import(new URL('app.ts', dir).href), import(new URL(depsModule, dir).href), import(new URL('env.ts', dir).href)])
 );
 const loadCpu = cpu() - cpuBefore;
 const env = parseEnv(Deno.env.toObject());
