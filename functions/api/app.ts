@@ -5,16 +5,11 @@ import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
 import type { Deps } from './lib/context.ts';
-import { createAuthApi } from './lib/auth-api.ts';
-import { createDatabase } from './lib/db.ts';
-import { createMailer } from './lib/mail.ts';
+import { createDeps } from './lib/deps.ts';
 import type { RequestQuota } from './lib/request-quota.ts';
 import { bufferedBody } from './lib/body.ts';
 import { ApiError, handleError, type Quota, quotaHeaders, tighterQuota } from './lib/errors.ts';
-import { withCommonErrors, withErrorCodes } from './lib/openapi.ts';
-import { apiOverview } from './lib/overview.ts';
 import { createRouter } from './lib/router.ts';
-import { createTokenVerifier } from './lib/tokens.ts';
 import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
 import { admin } from './routes/admin.ts';
@@ -54,20 +49,6 @@ function allowedMethods(routes: { method: string; path: string }[], path: string
     })
     .map((route) => route.method);
   return [...new Set(methods)].sort();
-}
-
-export function createDeps(env: Env): Deps {
-  return {
-    env,
-    db: createDatabase(env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, env.DB_POOL_MAX, env.DB_REPLICA_URLS, env.DB_REPLICA_MAX_LAG_MS),
-    verifyToken: createTokenVerifier({
-      authUrl: `${env.SUPABASE_URL}/auth/v1`,
-      jwks: env.SUPABASE_JWKS,
-      jwtSecret: env.SUPABASE_JWT_SECRET,
-    }),
-    auth: createAuthApi(env),
-    sendMail: createMailer(env),
-  };
 }
 
 export function createApp(env: Env, deps: Deps = createDeps(env)) {
@@ -124,12 +105,19 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
-  app.openapi(openApiRoute, (c) =>
-    c.json(withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
-      servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
-    })))));
+  // Built when first asked, then kept: the routes do not change once the app is built, and a start that never
+  // serves the document never pays for it, nor for the modules only it needs (every operation's codes).
+  let document: Promise<ReturnType<typeof app.getOpenAPI31Document>> | undefined;
+  app.openapi(openApiRoute, async (c) => {
+    document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then(([{ withCommonErrors, withErrorCodes }, { apiOverview }]) =>
+      withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
+        servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
+      })))
+    );
+    return c.json(await document);
+  });
   app.route('/', docs);
   // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
   app.route('/', users);

@@ -1,6 +1,6 @@
 // The Edge Function's entry: the only file that touches Deno's globals.
-import { createApp } from './app.ts';
 import { parseEnv } from './env.ts';
+import { createDeps, openConnections } from './lib/deps.ts';
 
 /**
  * The last resort, once the function serves: an error that escapes every request (a library failing outside
@@ -18,7 +18,12 @@ function keepServing(): void {
   });
 }
 
-const app = createApp(parseEnv(Deno.env.toObject()));
+const env = parseEnv(Deno.env.toObject());
+const deps = createDeps(env);
+// The database connections open while the routes load (most of a cold start), not after.
+openConnections(deps);
+const { createApp } = await import('./app.ts');
+const app = createApp(env, deps);
 // The Edge Runtime ignores these options. Locally the function listens on loopback only, so that every
 // request comes through the gateway: the app trusts the X-Forwarded-For the gateway sets. PORT is the stack's.
 Deno.serve({ hostname: '127.0.0.1', port: Number(Deno.env.get('PORT') ?? 8000), onListen: keepServing }, app.fetch);

@@ -1,6 +1,7 @@
 // Run by `npm run check`: fails when the Edge Function's module graph reaches a local file outside functions/api/.
-// `supabase functions deploy api` uploads that graph (from the entrypoint in supabase/config.toml, which names no
-// static_files), so this is what keeps the consumer client (client/), the stack and the tests out of the upload.
+// `supabase functions deploy api` uploads that graph (from the entrypoint in supabase/config.toml, beside its
+// static_files: function-bundle.ts), so this is what keeps the consumer client (client/), the stack and the tests
+// out of the upload.
 import { fileURLToPath } from 'node:url';
 
 const functionDir = new URL('../../functions/api/', import.meta.url);

@@ -6,6 +6,7 @@
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
+//   bench:cold  the test stack, then fresh function processes: each version's first answer, side by side (bench/cold.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
 //   generate  every generated file, in order (supabase/stack/generated.ts); needs `npm start` running
 //   error-codes  only the error code lists (no stack needed)
@@ -26,11 +27,12 @@ import { nodeBinary } from './node.ts';
 import { onGiveUp, stopAll } from './supervisor.ts';
 import { localPassword } from './postgres.ts';
 import { buildScratch, databaseUrl, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from './schema.ts';
-import { exportSendEmailHook, type Stack, up } from './stack.ts';
+import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
 import { integrityHolds } from './integrity.ts';
 import { scaleBench } from './bench/scale.ts';
 import { compareReports } from './bench/compare.ts';
 import { sizesBench } from './bench/sizes.ts';
+import { coldBench } from './bench/cold.ts';
 import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from './generated.ts';
 
 function onStopSignal(handler: () => void): void {
@@ -92,6 +94,12 @@ function testEnv(stack: Stack, stackProfile: Profile): Record<string, string> {
     STACK_AUTH_UNAVAILABLE: stack.authUnavailable ?? '',
     // The test stack's own signing key, so tests can forge expired or wrongly addressed tokens.
     STACK_SIGNING_KEY: JSON.stringify(stack.keys.signingKey),
+    // The api function's environment as the stack gives it, for a test that runs the function from elsewhere.
+    STACK_FUNCTION_ENV: JSON.stringify(facadeEnv(stackProfile, stack.keys, {
+      primaryUrl: stack.superuserUrl,
+      poolerUrl: stack.poolerUrl,
+      replicaUrl: stack.replicaUrl,
+    })),
     // Where the fault suite finds the services' pids, the cluster it restarts and the logs.
     STACK_DIR: stackProfile.dir,
   };
@@ -293,6 +301,7 @@ try {
   else if (command === 'bench:scale') Deno.exit(await inBenchStack(() => scaleBench(rest)));
   else if (command === 'bench:compare') await compareReports(rest);
   else if (command === 'bench:sizes') Deno.exit(await inBenchStack(sizesBench));
+  else if (command === 'bench:cold') Deno.exit(await inBenchStack(coldBench));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
@@ -301,7 +310,7 @@ try {
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
-  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
+  else throw new Error(`unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`);
 } catch (error) {
   warn((error as Error).message);
   await stopAll();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
 import { authEnv } from './auth-env.ts';
+import { facadeArgs } from './facade-command.ts';
 import { startGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
@@ -43,7 +44,7 @@ function demoAccounts(superuserUrl: string): Promise<string> {
 }
 
 /** supabase/seed.sql and any other `[db.seed] sql_paths`, as the Supabase CLI applies them to a fresh database. */
-async function seed(superuserUrl: string, logDir: string): Promise<void> {
+export async function seed(superuserUrl: string, logDir: string): Promise<void> {
   const { seed } = readConfig().db ?? {};
   if (!seed?.enabled) return;
   for (const path of seed.sql_paths ?? []) {
@@ -154,14 +155,10 @@ export interface FacadeDatabases {
   replicaUrl?: string;
 }
 
-/**
- * Starts the facade as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it, on
- * `port`. The stack runs one under supervision; the scale benchmark starts others beside it.
- */
-export function spawnFacade(profile: Profile, keys: StackKeys, databases: FacadeDatabases, name: string, port: number, logDir: string): Promise<Running> {
+/** The api function's environment, as the stack gives it (PORT aside): its services, keys and databases. */
+export function facadeEnv(profile: Profile, keys: StackKeys, databases: FacadeDatabases): Record<string, string> {
   const config = readConfig();
   const env: Record<string, string> = {
-    PORT: String(port),
     NO_COLOR: '1', // plain text in its log
     SUPABASE_URL: urls(profile).api,
     SUPABASE_ANON_KEY: keys.anonKey,
@@ -175,14 +172,16 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
   };
   if (databases.poolerUrl) env.DB_POOLER_URL = roleUrl(databases.poolerUrl, 'authenticator');
   if (databases.replicaUrl) env.DB_REPLICA_URLS = roleUrl(databases.replicaUrl, 'authenticator');
-  const functionDir = join(repoRoot, 'functions', 'api');
-  const args = [
-    'run', '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
-    // A request's signal aborts only when its client goes away (the facade cancels the statement then), not after
-    // every answer as Deno's legacy behaviour does: that built an exception per request and warned in the log.
-    '--unstable-no-legacy-abort',
-    '--config', join(functionDir, 'deno.json'), join(functionDir, 'index.ts'),
-  ];
+  return env;
+}
+
+/**
+ * Starts the facade as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it, on
+ * `port`. The stack runs one under supervision; the scale benchmark starts others beside it.
+ */
+export function spawnFacade(profile: Profile, keys: StackKeys, databases: FacadeDatabases, name: string, port: number, logDir: string): Promise<Running> {
+  const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
+  const args = facadeArgs(join(repoRoot, 'functions', 'api'));
   return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
     what: 'the api function',
     // Any answer will do (its /health is 503 while Auth is down): the function serves.

@@ -4,7 +4,7 @@
 // {{ .ConfirmationURL }} (the link that does what the code does; empty for codes without one).
 import { readFile } from 'node:fs/promises';
 // @ts-types="npm:@types/nodemailer@8.0.2"
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { Env } from '../env.ts';
 
 /** How long the mail server may take to accept a connection, greet, and answer each command. */
@@ -49,19 +49,26 @@ export function createMailer(env: Env): SendMail {
   if (!env.SMTP_SERVER) {
     return () => Promise.reject(new Error('no mail server is configured (SMTP_SERVER)'));
   }
-  const separator = env.SMTP_SERVER.lastIndexOf(':');
-  const port = Number(env.SMTP_SERVER.slice(separator + 1));
-  const transport = nodemailer.createTransport({
-    host: env.SMTP_SERVER.slice(0, separator),
-    port,
-    secure: port === 465,
-    auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASS ?? '' } : undefined,
-    connectionTimeout: connectMs,
-    greetingTimeout: connectMs,
-    socketTimeout: commandMs,
-  });
+  const server = env.SMTP_SERVER;
+  const separator = server.lastIndexOf(':');
+  const port = Number(server.slice(separator + 1));
+  // nodemailer (some 50 ms to import) loads with the first e-mail, not with the function: a cold start, which
+  // most often serves a read, does not pay for it (docs/PERFORMANCE.md, "Cold start").
+  let transport: Promise<ReturnType<typeof nodemailer.createTransport>> | undefined;
+  const connected = () =>
+    transport ??= (import('nodemailer') as Promise<{ default: typeof nodemailer }>).then(({ default: mailer }) =>
+      mailer.createTransport({
+        host: server.slice(0, separator),
+        port,
+        secure: port === 465,
+        auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASS ?? '' } : undefined,
+        connectionTimeout: connectMs,
+        greetingTimeout: connectMs,
+        socketTimeout: commandMs,
+      })
+    );
   return async (mail) => {
     const { subject, html } = await renderMail(mail);
-    await transport.sendMail({ from: env.SMTP_FROM, to: mail.to, subject, html });
+    await (await connected()).sendMail({ from: env.SMTP_FROM, to: mail.to, subject, html });
   };
 }

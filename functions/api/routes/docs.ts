@@ -1,11 +1,12 @@
 // The API's own description: GET /openapi.json (declared here, served by app.ts, which builds the document)
 // and GET /docs, Swagger UI over it. Swagger UI's script and styles come from the swagger-ui-dist package
 // through this function, never from a CDN: the page renders wherever the function itself can be reached.
+// A hosted Edge Function has only the files it imports and those `static_files` lists, so the two files are
+// listed there (supabase/config.toml) and read where the upload keeps them, the repository's node_modules/
+// (which `npm ci` fills), never from the package's own folder, which a hosted function does not have.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { swaggerUI } from '@hono/swagger-ui';
+import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
-import swaggerUiDist from 'swagger-ui-dist/absolute-path.js';
 import { createRouter } from '../lib/router.ts';
 
 export const openApiRoute = createRoute({
@@ -30,20 +31,28 @@ const assetTypes: Record<string, string> = {
 };
 const assets = new Map<string, Promise<string>>();
 
-/** A file of the swagger-ui-dist package, read once: the package's folder is where its own module lies. */
+/** A file of swagger-ui-dist (the version package.json pins), read once, when first asked. */
 function asset(name: string): Promise<string> {
   let text = assets.get(name);
   if (!text) {
-    text = readFile(join(swaggerUiDist(), name), 'utf8');
+    text = readFile(new URL(`../../../node_modules/swagger-ui-dist/${name}`, import.meta.url), 'utf8');
     assets.set(name, text);
+    text.catch(() => assets.delete(name));
   }
   return text;
 }
 
-export const docs = createRouter()
+let page: Promise<MiddlewareHandler> | undefined;
+
+/** The Swagger UI page, built when first asked: a cold start that serves another route does not import it. */
+function swaggerPage(): Promise<MiddlewareHandler> {
   // Relative URLs, so the page works under any prefix: …/api/docs loads …/api/openapi.json and
   // …/api/docs/swagger-ui-dist/<file>.
-  .get('/docs', swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }))
+  return page ??= import('@hono/swagger-ui').then(({ swaggerUI }) => swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }));
+}
+
+export const docs = createRouter()
+  .get('/docs', async (c, next) => (await swaggerPage())(c, next))
   .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async (c) => {
     const name = c.req.param('file');
     return c.body(await asset(name), 200, { 'Content-Type': assetTypes[name], 'Cache-Control': 'public, max-age=3600' });

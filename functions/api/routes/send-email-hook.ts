@@ -6,7 +6,6 @@
 // Not in the OpenAPI document: only Auth calls it, signed with the hook's secret (Standard Webhooks).
 // See docs/ACCOUNTS-SECURITY.md, "Code e-mails".
 import { z } from 'zod';
-import { Webhook } from 'standardwebhooks';
 import type { Context } from 'hono';
 import type { AppEnv, Deps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
@@ -75,6 +74,8 @@ function refuse(c: Context<AppEnv>, httpCode: number, message: string) {
 async function verified(c: Context<AppEnv>, secret: string | undefined): Promise<unknown> {
   if (!secret) return undefined;
   const payload = await c.req.text();
+  // Loaded with the hook's first call, not with the function (some 30 ms a cold start need not pay).
+  const { Webhook } = await import('standardwebhooks');
   try {
     return new Webhook(secret.replace(/^v1,whsec_/, '')).verify(payload, {
       'webhook-id': c.req.header('webhook-id') ?? '',

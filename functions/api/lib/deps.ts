@@ -1,0 +1,30 @@
+// The function's shared dependencies (the database, the token verifier, Auth, the mailer), built once a process.
+import type { Env } from '../env.ts';
+import type { Deps } from './context.ts';
+import { createAuthApi } from './auth-api.ts';
+import { createDatabase } from './db.ts';
+import { createMailer } from './mail.ts';
+import { createTokenVerifier } from './tokens.ts';
+
+export function createDeps(env: Env): Deps {
+  return {
+    env,
+    db: createDatabase(env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, env.DB_POOL_MAX, env.DB_REPLICA_URLS, env.DB_REPLICA_MAX_LAG_MS),
+    verifyToken: createTokenVerifier({
+      authUrl: `${env.SUPABASE_URL}/auth/v1`,
+      jwks: env.SUPABASE_JWKS,
+      jwtSecret: env.SUPABASE_JWT_SECRET,
+    }),
+    auth: createAuthApi(env),
+    sendMail: createMailer(env),
+  };
+}
+
+/**
+ * Starts opening the database connections a first request uses (the probe's, one of the pool's, the replicas'),
+ * without waiting for them: index.ts calls it before the routes load, so they open meanwhile (a cold start's
+ * first request then finds them open). A failure is left for the requests to meet.
+ */
+export function openConnections({ db }: Deps): void {
+  void Promise.allSettled([db.probe`select 1`, db.sql`select 1`, db.replicas.usable()]);
+}
