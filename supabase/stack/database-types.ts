@@ -6,6 +6,7 @@
 // Runs under Deno (`npm run types`) and Node (the test), hence node: modules only.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { formatTypeScript } from './format.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,10 +22,5 @@ export function databaseTypes(url: string): string {
     // Its chatter (the address, a hint to format) stays out of the output; a failure's error carries it.
     stdio: ['ignore', 'pipe', 'pipe'],
   }).toString();
-  // The project's style (single quotes, lines up to 120), from the pinned deno.
-  const formatted = execFileSync(`${root}node_modules/.bin/deno`, ['fmt', '--ext=ts', '--single-quote', '--line-width=120', '-'], {
-    input: generated,
-    maxBuffer: 16 * 1024 * 1024,
-  }).toString();
-  return header + formatted;
+  return header + formatTypeScript(generated);
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { databaseTypes, databaseTypesFiles } from './database-types.ts';
 import { documentedCodes, messagesOf, renderErrorCodes } from './error-codes.ts';
+import { formatTypeScript } from './format.ts';
 import { operationCodes, renderOperationCodes, type Source } from './operation-codes.ts';
 import { apiFunctions, renderRpcReference, routesByFunction } from './rpc-reference.ts';
 
@@ -32,7 +33,7 @@ export function errorCodeFiles(): GeneratedFile[] {
   const documented = documentedCodes(readFileSync(join(root, 'supabase/ERRORS.md'), 'utf8'));
   const facade = sourcesOf('functions/api', '.ts');
   const schemas = sourcesOf('supabase/schemas', '.sql');
-  return [
+  const files = [
     {
       path: 'functions/api/lib/error-codes.ts',
       text: renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text), documented.codes.keys())),
@@ -42,6 +43,7 @@ export function errorCodeFiles(): GeneratedFile[] {
       text: renderOperationCodes(operationCodes(facade, schemas, new Set(documented.codes.keys()))),
     },
   ];
+  return files.map(({ path, text }) => ({ path, text: formatTypeScript(text) }));
 }
 
 // Step 2, no database: client/schema.d.ts from the OpenAPI document (supabase/stack/openapi.ts). It imports the

@@ -1,0 +1,27 @@
+// The project's one TypeScript style: deno fmt (the pinned Deno) with these options, over the folders of code.
+// `npm run fmt` applies it, `npm run check` refuses what it would change (`--check`), and the generators format
+// what they write with it, so a generated file is formatted too. Runs under Deno and Node, hence node: modules.
+import { execFileSync } from 'node:child_process';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const deno = `${root}node_modules/.bin/deno`;
+const options = ['--single-quote', '--line-width=120'];
+const folders = ['functions/', 'supabase/stack/', 'client/', 'test/'];
+// Markdown and JSON are written by hand or are reports; client/dist/ is the client's build.
+const ignored = '--ignore=client/dist/,**/*.md,**/*.json';
+
+/** `text`, a TypeScript module, as deno fmt formats it. */
+export function formatTypeScript(text: string): string {
+  return execFileSync(deno, ['fmt', '--ext=ts', ...options, '-'], { input: text, maxBuffer: 16 * 1024 * 1024 }).toString();
+}
+
+// `deno run --allow-run --allow-read supabase/stack/format.ts [--check]`: the whole tree.
+if (import.meta.main) {
+  try {
+    execFileSync(deno, ['fmt', ...options, ignored, ...process.argv.slice(2), ...folders], { cwd: root, stdio: 'inherit' });
+  } catch {
+    process.exit(1);
+  }
+}
