@@ -17,11 +17,14 @@ export function formatTypeScript(text: string): string {
   return execFileSync(deno, ['fmt', '--ext=ts', ...options, '-'], { input: text, maxBuffer: 16 * 1024 * 1024 }).toString();
 }
 
-// `deno run --allow-run --allow-read supabase/stack/format.ts [--check]`: the whole tree.
+// `deno run --allow-run --allow-read --allow-env supabase/stack/format.ts [--check]`: the whole tree.
 if (import.meta.main) {
   try {
     execFileSync(deno, ['fmt', ...options, ignored, ...process.argv.slice(2), ...folders], { cwd: root, stdio: 'inherit' });
-  } catch {
-    process.exit(1);
+  } catch (error) {
+    // deno fmt printed what it found; anything else (it did not start) is thrown as is.
+    const status = (error as { status?: number }).status;
+    if (typeof status !== 'number') throw error;
+    process.exit(status);
   }
 }
