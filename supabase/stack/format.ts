@@ -18,7 +18,8 @@ export function formatTypeScript(text: string): string {
 }
 
 // `deno run --allow-run --allow-read --allow-env supabase/stack/format.ts [--check]`: the whole tree.
-if (import.meta.main) {
+// (import.meta.main is Deno's; the tests type-check this module with Node's types.)
+if ((import.meta as { main?: boolean }).main) {
   try {
     execFileSync(deno, ['fmt', ...options, ignored, ...process.argv.slice(2), ...folders], { cwd: root, stdio: 'inherit' });
   } catch (error) {

@@ -70,7 +70,8 @@ export const FactorRecoverySchema = z.object({
  * overrides (a name that reads as another). Written without flags: the OpenAPI document carries the bare pattern.
  */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-export const DisplayName = DisplayNameText.max(50).regex(/^[^\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/, {
+const withoutControlCharacters = /^[^\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/;
+export const DisplayName = DisplayNameText.max(50).regex(withoutControlCharacters, {
   message: 'must not contain control or bidirectional override characters',
 });
 export const Bio = BioText.max(500);
