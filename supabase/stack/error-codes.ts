@@ -43,8 +43,8 @@ export function messagesOf(sources: string[], documented: Iterable<string> = [])
   const messages = new Map<string, string>();
   const patterns = [
     /private\.fail\(\d{3},\s*'([a-z_]+)',\s*'((?:[^']|'')+)'\)/g,
-    /new ApiError\(\d{3},\s*'([a-z_]+)',\s*(?:'([^']+)'|`([^`]+)`)/g,
-    /\[\d{3},\s*'([a-z_]+)',\s*'([^']+)'\]/g,
+    /new ApiError\(\s*\d{3},\s*'([a-z_]+)',\s*(?:'([^']+)'|`([^`]+)`)/g,
+    /\[\s*\d{3},\s*'([a-z_]+)',\s*'([^']+)',?\s*\]/g,
     /private\.fail\(\d{3},\s*'([a-z_]+)',\s*format\(\s*'((?:[^']|'')+)'/g,
   ];
   // A message made from the request reads with its values left out.

@@ -191,7 +191,7 @@ export function operationCodes(facade: Source[], schemas: Source[], documented: 
   const result: Record<string, string[]> = {};
   for (const route of facade.filter(({ path }) => isRoute(path))) {
     const chunks = route.text.split(/createRoute\(/);
-    const inline = /\.openapi\(createRoute\(/.test(route.text);
+    const inline = /\.openapi\(\s*createRoute\(/.test(route.text);
     const own = facts.get(route.path)!;
     const imported = own.imports.map((path) => closure(path, () => false));
     const moduleCodes = [...own.codes, ...imported.flatMap(({ codes }) => [...codes])];

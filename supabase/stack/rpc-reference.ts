@@ -44,10 +44,10 @@ export function routesByFunction(routeSources: string[]): Map<string, string> {
     }
     // A route is `.openapi(createRoute(…), handler)` or `.openapi(someRoute, handler)`; zod's own `.openapi({…})`
     // calls inside a route are not where one begins.
-    for (const chunk of source.split(/\.openapi\((?=createRoute\(|\w+,)/).slice(1)) {
+    for (const chunk of source.split(/\.openapi\(\s*(?=createRoute\(|\w+,)/).slice(1)) {
       const inline = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
       const route = inline ? `${inline[1].toUpperCase()} ${inline[2]}` : declared.get(/^(\w+)/.exec(chunk)?.[1] ?? '');
-      for (const call of chunk.matchAll(/\brpc\([\w.]+, [\w.]+, '([a-z_]+)'|\brpcStatement\('([a-z_]+)'/g)) {
+      for (const call of chunk.matchAll(/\brpc\(\s*[\w.]+,\s*[\w.]+,\s*'([a-z_]+)'|\brpcStatement\(\s*'([a-z_]+)'/g)) {
         const fn = call[1] ?? call[2];
         if (route && !routes.has(fn)) routes.set(fn, route);
       }
