@@ -23,8 +23,12 @@ export async function setup(): Promise<void> {
   await root`update private.request_limits set max_requests = 2000000000`;
   await root`update private.mail_limits set max_mails = 2000000000`;
   restore = async () => {
-    for (const l of limits) await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
-    for (const l of mailLimits) await root`update private.mail_limits set max_mails = ${l.max_mails} where scope = ${l.scope}`;
+    for (const l of limits) {
+      await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
+    }
+    for (const l of mailLimits) {
+      await root`update private.mail_limits set max_mails = ${l.max_mails} where scope = ${l.scope}`;
+    }
     await root.end();
   };
 }

@@ -44,7 +44,9 @@ function allowedMethods(routes: { method: string; path: string }[], path: string
   const methods = routes
     .filter((route) => route.method !== 'ALL')
     .filter((route) => {
-      const pattern = route.path.split('/').map((part) => part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      const pattern = route.path.split('/').map((part) =>
+        part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      );
       return new RegExp(`^${pattern.join('/')}$`).test(path);
     })
     .map((route) => route.method);
@@ -60,7 +62,15 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Allow', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'],
+    exposeHeaders: [
+      'X-Request-Id',
+      'Retry-After',
+      'WWW-Authenticate',
+      'Allow',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ],
     maxAge: 600,
   }));
   app.use(async (c, next) => {
@@ -109,7 +119,9 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   // serves the document never pays for it, nor for the modules only it needs (every operation's codes).
   let document: Promise<ReturnType<typeof app.getOpenAPI31Document>> | undefined;
   app.openapi(openApiRoute, async (c) => {
-    document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then(([{ withCommonErrors, withErrorCodes }, { apiOverview }]) =>
+    document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then((
+      [{ withCommonErrors, withErrorCodes }, { apiOverview }],
+    ) =>
       withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
         openapi: '3.1.0',
         info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
@@ -126,7 +138,11 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     const allowed = allowedMethods(app.routes, path);
     if (allowed.length === 0) throw new ApiError(404, 'route_not_found', `No route for ${c.req.method} ${path}`);
     c.header('Allow', allowed.join(', '));
-    throw new ApiError(405, 'method_not_allowed', `${c.req.method} is not allowed on ${path}: use ${allowed.join(' or ')}`);
+    throw new ApiError(
+      405,
+      'method_not_allowed',
+      `${c.req.method} is not allowed on ${path}: use ${allowed.join(' or ')}`,
+    );
   });
   app.onError(handleError);
   return app;

@@ -5,7 +5,12 @@ import { info } from './log.ts';
 import { run } from './processes.ts';
 
 /** Installs `packages` unless every file of `provides` exists already. */
-export async function ensureDebianPackages(what: string, packages: string[], provides: string[], logDir: string): Promise<void> {
+export async function ensureDebianPackages(
+  what: string,
+  packages: string[],
+  provides: string[],
+  logDir: string,
+): Promise<void> {
   if (provides.every((path) => existsSync(path))) return;
   const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
   if (Deno.uid() !== 0 || !existsSync('/usr/bin/apt-get')) {
@@ -14,5 +19,9 @@ export async function ensureDebianPackages(what: string, packages: string[], pro
   info(`${what} is missing: running ${command}`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   await run('apt-get-update', 'apt-get', { args: ['update'], env, logDir });
-  await run('apt-get-install', 'apt-get', { args: ['install', '-y', '--no-install-recommends', ...packages], env, logDir });
+  await run('apt-get-install', 'apt-get', {
+    args: ['install', '-y', '--no-install-recommends', ...packages],
+    env,
+    logDir,
+  });
 }

@@ -23,7 +23,8 @@ async function hasGo(): Promise<boolean> {
   }
 }
 
-const noGo = 'Go 1.25 or newer is needed once to build Supabase Auth and Mailpit (the result is cached in .local/bin). ' +
+const noGo =
+  'Go 1.25 or newer is needed once to build Supabase Auth and Mailpit (the result is cached in .local/bin). ' +
   'Install Go, or set SUPABASE_AUTH_BIN and MAILPIT_BIN to binaries you built.';
 
 /** A binary is rebuilt only when the pin it was built from changes. */
@@ -94,7 +95,8 @@ export async function authBinary(logDir: string): Promise<Binary> {
       run('build-auth', 'go', {
         args: [
           'install',
-          '-ldflags', `-X ${authModule}/internal/utilities.Version=${authVersion}`,
+          '-ldflags',
+          `-X ${authModule}/internal/utilities.Version=${authVersion}`,
           `${authModule}@${authCommit}`,
         ],
         env: goEnv,

@@ -9,7 +9,13 @@ import { dirname, join, normalize } from 'node:path';
 function pages(): string[] {
   const inFolder = (folder: string) =>
     readdirSync(folder).filter((name) => name.endsWith('.md')).sort().map((name) => join(folder, name));
-  return ['README.md', ...inFolder('docs'), join('client', 'README.md'), ...inFolder('supabase'), ...inFolder(join('test', 'bench'))];
+  return [
+    'README.md',
+    ...inFolder('docs'),
+    join('client', 'README.md'),
+    ...inFolder('supabase'),
+    ...inFolder(join('test', 'bench')),
+  ];
 }
 
 /** Each line of a markdown text outside fenced code blocks: as written, with its code spans blanked, its number. */

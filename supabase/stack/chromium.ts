@@ -20,5 +20,9 @@ export async function ensureChromiumInstalled(): Promise<void> {
   info(`Chromium is missing: running ${command}`);
   const env = { DEBIAN_FRONTEND: 'noninteractive' };
   await run('apt-get-update', 'apt-get', { args: ['update'], env, logDir });
-  await run('apt-get-install', 'apt-get', { args: ['install', '-y', '--no-install-recommends', 'chromium'], env, logDir });
+  await run('apt-get-install', 'apt-get', {
+    args: ['install', '-y', '--no-install-recommends', 'chromium'],
+    env,
+    logDir,
+  });
 }

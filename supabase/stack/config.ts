@@ -72,7 +72,11 @@ const portShifts = {
  * elsewhere, so two can run side by side; STACK_FAULTS_PORT_SHIFT the same for the fault suite). The bench
  * stack starts fresh unless told to keep its seeded database.
  */
-export function profile(name: Profile['name'], config: Toml, options: { keep?: boolean; replica?: boolean; dirName?: string } = {}): Profile {
+export function profile(
+  name: Profile['name'],
+  config: Toml,
+  options: { keep?: boolean; replica?: boolean; dirName?: string } = {},
+): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
   const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
   const api = config.api.port + shift;

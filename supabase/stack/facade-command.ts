@@ -4,7 +4,10 @@
 import { join } from 'node:path';
 
 export const facadeFlags = [
-  '--allow-net', '--allow-env', '--allow-read', '--allow-sys',
+  '--allow-net',
+  '--allow-env',
+  '--allow-read',
+  '--allow-sys',
   // A request's signal aborts only when its client goes away (the facade cancels the statement then), not after
   // every answer as Deno's legacy behaviour does: that built an exception per request and warned in the log.
   '--unstable-no-legacy-abort',

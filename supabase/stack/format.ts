@@ -14,14 +14,18 @@ const ignored = '--ignore=client/dist/,**/*.md,**/*.json';
 
 /** `text`, a TypeScript module, as deno fmt formats it. */
 export function formatTypeScript(text: string): string {
-  return execFileSync(deno, ['fmt', '--ext=ts', ...options, '-'], { input: text, maxBuffer: 16 * 1024 * 1024 }).toString();
+  return execFileSync(deno, ['fmt', '--ext=ts', ...options, '-'], { input: text, maxBuffer: 16 * 1024 * 1024 })
+    .toString();
 }
 
 // `deno run --allow-run --allow-read --allow-env supabase/stack/format.ts [--check]`: the whole tree.
 // (import.meta.main is Deno's; the tests type-check this module with Node's types.)
 if ((import.meta as { main?: boolean }).main) {
   try {
-    execFileSync(deno, ['fmt', ...options, ignored, ...process.argv.slice(2), ...folders], { cwd: root, stdio: 'inherit' });
+    execFileSync(deno, ['fmt', ...options, ignored, ...process.argv.slice(2), ...folders], {
+      cwd: root,
+      stdio: 'inherit',
+    });
   } catch (error) {
     // deno fmt printed what it found; anything else (it did not start) is thrown as is.
     const status = (error as { status?: number }).status;

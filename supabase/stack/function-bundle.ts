@@ -28,7 +28,9 @@ function staticFiles(pattern: string): string[] {
   const folder = dirname(absolute);
   const name = absolute.slice(folder.length + 1);
   if (/[*?[]/.test(folder)) throw new Error(`static_files "${pattern}": only the file name may have wildcards here`);
-  const matcher = new RegExp(`^${name.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  const matcher = new RegExp(
+    `^${name.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`,
+  );
   const found = readdirSync(folder).filter((file) => matcher.test(file)).map((file) => join(folder, file));
   if (found.length === 0) throw new Error(`static_files "${pattern}" matches no file (has \`npm ci\` run?)`);
   return found;
@@ -41,7 +43,9 @@ async function moduleGraph(entrypoint: string, importMap: string): Promise<{ loc
     stderr: 'inherit',
   }).output();
   if (!info.success) throw new Error(`deno info ${entrypoint} failed`);
-  const graph: { modules: { specifier: string }[]; npmPackages?: Record<string, unknown> } = JSON.parse(new TextDecoder().decode(info.stdout));
+  const graph: { modules: { specifier: string }[]; npmPackages?: Record<string, unknown> } = JSON.parse(
+    new TextDecoder().decode(info.stdout),
+  );
   const local = graph.modules.map((m) => m.specifier).filter((s) => s.startsWith('file:')).map((s) => fileURLToPath(s));
   return { local, npm: Object.keys(graph.npmPackages ?? {}).sort() };
 }
@@ -72,6 +76,10 @@ if (import.meta.main) {
   else if (command) throw new Error('usage: function-bundle.ts [copy <dir>]');
   else {
     for (const file of bundle.files) console.log(`${String(file.bytes).padStart(9)}  ${file.path}`);
-    console.log(`${bundle.files.reduce((sum, file) => sum + file.bytes, 0)} bytes in ${bundle.files.length} files; npm: ${bundle.npm.join(', ')}`);
+    console.log(
+      `${bundle.files.reduce((sum, file) => sum + file.bytes, 0)} bytes in ${bundle.files.length} files; npm: ${
+        bundle.npm.join(', ')
+      }`,
+    );
   }
 }

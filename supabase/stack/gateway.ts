@@ -43,7 +43,11 @@ function failure(status: number, code: string, message: string): string {
   return `return ${status} ${quoted(JSON.stringify({ error: { code, message } }))};`;
 }
 
-const nothingHere = failure(404, 'not_found', 'Nothing at $request_method $shown_path: this origin serves /auth/v1, /rest/v1 and /functions/v1');
+const nothingHere = failure(
+  404,
+  'not_found',
+  'Nothing at $request_method $shown_path: this origin serves /auth/v1, /rest/v1 and /functions/v1',
+);
 
 /**
  * What nginx refuses itself, before any service sees the request, answered in the envelope rather than in its
@@ -63,11 +67,25 @@ const refusals = `
 
 // Internal locations (a request whose path could not be read has no named location to go to).
 const refusalAnswers = `
-    location = /.gateway/malformed { internal; ${failure(400, 'bad_request', 'The request is malformed: its path or its headers cannot be read (an encoded NUL byte, a header over 16 KiB)')} }
-    location = /.gateway/method_not_allowed { internal; ${failure(405, 'method_not_allowed', 'The gateway does not pass this method on (TRACE)')} }
-    location = /.gateway/too_large { internal; ${failure(413, 'payload_too_large', 'The request body is larger than 8 MiB')} }
-    location = /.gateway/path_too_long { internal; ${failure(414, 'path_too_long', 'The request path is longer than 16 KiB')} }
-    location = /.gateway/timeout { internal; ${failure(504, 'gateway_timeout', 'The service did not answer within 300 s')} }`;
+    location = /.gateway/malformed { internal; ${
+  failure(
+    400,
+    'bad_request',
+    'The request is malformed: its path or its headers cannot be read (an encoded NUL byte, a header over 16 KiB)',
+  )
+} }
+    location = /.gateway/method_not_allowed { internal; ${
+  failure(405, 'method_not_allowed', 'The gateway does not pass this method on (TRACE)')
+} }
+    location = /.gateway/too_large { internal; ${
+  failure(413, 'payload_too_large', 'The request body is larger than 8 MiB')
+} }
+    location = /.gateway/path_too_long { internal; ${
+  failure(414, 'path_too_long', 'The request path is longer than 16 KiB')
+} }
+    location = /.gateway/timeout { internal; ${
+  failure(504, 'gateway_timeout', 'The service did not answer within 300 s')
+} }`;
 
 /**
  * A request whose path, query (once its %XX escapes are read) or a header is not UTF-8 (%FF, a lone byte of a
@@ -175,10 +193,19 @@ ${upstream('rest', input.rest, '/rest/v1')}
 ${route('/auth/v1', 'auth', 'Supabase Auth')}
 ${route('/functions/v1', 'functions', 'The api function')}
 ${
-    route('/rest/v1', 'rest', 'PostgREST', `
-      if ($api_key = none) { ${failure(401, 'no_api_key', 'No API key found in the request: send the project\'s anon key in the apikey header')} }
-      if ($api_key = invalid) { ${failure(401, 'invalid_api_key', 'Invalid API key: use one of the keys `npm start` prints')} }
-      proxy_set_header Authorization $rest_authorization;`)
+    route(
+      '/rest/v1',
+      'rest',
+      'PostgREST',
+      `
+      if ($api_key = none) { ${
+        failure(401, 'no_api_key', "No API key found in the request: send the project's anon key in the apikey header")
+      } }
+      if ($api_key = invalid) { ${
+        failure(401, 'invalid_api_key', 'Invalid API key: use one of the keys `npm start` prints')
+      } }
+      proxy_set_header Authorization $rest_authorization;`,
+    )
   }
     location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
     location / { ${nothingHere} }
@@ -204,6 +231,7 @@ export async function startGateway(input: GatewayInput): Promise<void> {
   await supervise({
     name: 'gateway',
     logFile: logPath(input.logDir, 'gateway'),
-    start: () => spawnReady('gateway', command, { args, logDir: input.logDir }, { what: 'the gateway (nginx)', check: ready }),
+    start: () =>
+      spawnReady('gateway', command, { args, logDir: input.logDir }, { what: 'the gateway (nginx)', check: ready }),
   });
 }

@@ -21,11 +21,13 @@ export interface GeneratedFile {
 
 /** The files below `dir` (relative to the repository, recursively, in name order) whose names end in `ending`. */
 export function sourcesOf(dir: string, ending: string): Source[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourcesOf(path, ending);
-    return entry.name.endsWith(ending) ? [{ path, text: readFileSync(join(root, path), 'utf8') }] : [];
-  });
+  return readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)).flatMap(
+    (entry) => {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return sourcesOf(path, ending);
+      return entry.name.endsWith(ending) ? [{ path, text: readFileSync(join(root, path), 'utf8') }] : [];
+    },
+  );
 }
 
 /** Step 1, no database: the error codes per status (from supabase/ERRORS.md) and per operation (from the sources). */
@@ -36,7 +38,10 @@ export function errorCodeFiles(): GeneratedFile[] {
   const files = [
     {
       path: 'functions/api/lib/error-codes.ts',
-      text: renderErrorCodes(documented, messagesOf([...facade, ...schemas].map(({ text }) => text), documented.codes.keys())),
+      text: renderErrorCodes(
+        documented,
+        messagesOf([...facade, ...schemas].map(({ text }) => text), documented.codes.keys()),
+      ),
     },
     {
       path: 'functions/api/lib/operation-codes.ts',

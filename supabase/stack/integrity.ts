@@ -9,9 +9,13 @@ export async function integrityHolds(databaseUrl: string): Promise<boolean> {
   try {
     const rows = await sql`select problem, element_type, element_id, detail, repair from moderation.integrity_report()
       order by problem, element_type, element_id`.catch((error) => {
-        warn(`FAILED: moderation.integrity_report() could not run after the run: ${error instanceof Error ? error.message : error}`);
-        return undefined;
-      });
+      warn(
+        `FAILED: moderation.integrity_report() could not run after the run: ${
+          error instanceof Error ? error.message : error
+        }`,
+      );
+      return undefined;
+    });
     if (!rows) return false;
     if (rows.length === 0) {
       info('moderation.integrity_report() is empty after the run');

@@ -68,8 +68,13 @@ async function madeKeys(dir: string): Promise<MadeKeys> {
   const path = join(dir, 'keys.json');
   // Files written before the keys were fixed also hold a random secret and keys minted from it: ignored.
   const kept: Partial<MadeKeys> = existsSync(path) ? JSON.parse(await Deno.readTextFile(path)) : {};
-  if (kept.signingKey && kept.sendEmailHookSecret) return { signingKey: kept.signingKey, sendEmailHookSecret: kept.sendEmailHookSecret };
-  const made = { signingKey: kept.signingKey ?? await generateSigningKey(), sendEmailHookSecret: kept.sendEmailHookSecret ?? hookSecret() };
+  if (kept.signingKey && kept.sendEmailHookSecret) {
+    return { signingKey: kept.signingKey, sendEmailHookSecret: kept.sendEmailHookSecret };
+  }
+  const made = {
+    signingKey: kept.signingKey ?? await generateSigningKey(),
+    sendEmailHookSecret: kept.sendEmailHookSecret ?? hookSecret(),
+  };
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(path, JSON.stringify(made, null, 2), { mode: 0o600 });
   return made;
@@ -96,5 +101,7 @@ export function publicJwks(keys: StackKeys): { keys: Jwk[] } {
  */
 export function postgrestJwks(keys: StackKeys): { keys: Jwk[] } {
   const secret = btoa(keys.jwtSecret).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  return { keys: [...publicJwks(keys).keys, { kty: 'oct', kid: 'legacy-hs256', alg: 'HS256', k: secret, key_ops: ['verify'] }] };
+  return {
+    keys: [...publicJwks(keys).keys, { kty: 'oct', kid: 'legacy-hs256', alg: 'HS256', k: secret, key_ops: ['verify'] }],
+  };
 }

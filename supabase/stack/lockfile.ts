@@ -71,6 +71,10 @@ const unverified = Object.entries(written.packages)
   .filter(([key, entry]) => key && !entry.link && !entry.integrity && !(entry.optional && platformOf(key)))
   .map(([key]) => key);
 if (unverified.length) {
-  console.error(`no integrity recorded for ${unverified.join(', ')}: restore the committed package-lock.json (or move node_modules aside) and run \`npm run lock\` again`);
+  console.error(
+    `no integrity recorded for ${
+      unverified.join(', ')
+    }: restore the committed package-lock.json (or move node_modules aside) and run \`npm run lock\` again`,
+  );
   Deno.exit(1);
 }

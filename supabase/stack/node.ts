@@ -21,6 +21,8 @@ export async function nodeBinary(): Promise<string> {
   if (existsSync(pinned)) return pinned;
   const major = await majorVersion('node');
   if (major && major >= minimumMajor) return 'node';
-  throw new Error(`the tests need Node ${minimumMajor} or newer (supabase-js needs its WebSocket), and found ` +
-    `${major ? `Node ${major}` : 'no node'}; npm installs a pinned Node 22 on Linux x64 only: install Node 22 here`);
+  throw new Error(
+    `the tests need Node ${minimumMajor} or newer (supabase-js needs its WebSocket), and found ` +
+      `${major ? `Node ${major}` : 'no node'}; npm installs a pinned Node 22 on Linux x64 only: install Node 22 here`,
+  );
 }

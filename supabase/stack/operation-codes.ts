@@ -42,7 +42,9 @@ function dollarQuoted(text: string, from: number): { body: string; end: number }
   const match = open.exec(text);
   if (!match) return undefined;
   const close = text.indexOf(match[0], match.index + match[0].length);
-  return close < 0 ? undefined : { body: text.slice(match.index + match[0].length, close), end: close + match[0].length };
+  return close < 0
+    ? undefined
+    : { body: text.slice(match.index + match[0].length, close), end: close + match[0].length };
 }
 
 const qualified = /\b(public|private|auth)\.(\w+)\s*\(/g;
@@ -54,23 +56,35 @@ export function sqlGraph(files: Source[]): SqlGraph {
       const quoted = dollarQuoted(text, match.index + match[0].length);
       if (quoted) graph.bodies.set(match[1], `${graph.bodies.get(match[1]) ?? ''}\n${quoted.body}`);
     }
-    const trigger = /create\s+(?:constraint\s+)?trigger\s+\w+\s+(?:before|after|instead\s+of)\s+([\w\s,]+?)\s+on\s+(\w+\.\w+)[\s\S]*?execute\s+(?:function|procedure)\s+(\w+\.\w+)\s*\(([^)]*)\)/gi;
+    const trigger =
+      /create\s+(?:constraint\s+)?trigger\s+\w+\s+(?:before|after|instead\s+of)\s+([\w\s,]+?)\s+on\s+(\w+\.\w+)[\s\S]*?execute\s+(?:function|procedure)\s+(\w+\.\w+)\s*\(([^)]*)\)/gi;
     for (const [, events, table, fn, args] of text.matchAll(trigger)) {
       const literals = [...args.matchAll(/'([^']*)'/g)].map((m) => m[1]);
       for (const event of events.split(/\s+or\s+/i)) {
         const [, kind, columns] = event.trim().match(/^(\w+)(?:\s+of\s+(.+))?$/i) ?? [];
-        append(graph.triggers, `${table}:${kind.toLowerCase()}`, { fn, args: literals, columns: columns?.split(/\s*,\s*/) });
+        append(graph.triggers, `${table}:${kind.toLowerCase()}`, {
+          fn,
+          args: literals,
+          columns: columns?.split(/\s*,\s*/),
+        });
       }
     }
     for (const match of text.matchAll(/create\s+table\s+(\w+\.\w+)\s*\(/gi)) {
       const end = text.indexOf('\n);', match.index);
       const definition = text.slice(match.index + match[0].length, end < 0 ? undefined : end);
-      for (const [, parent, action] of definition.matchAll(/references\s+(\w+\.\w+)[^,]*?on\s+delete\s+(cascade|set\s+null)/gi)) {
+      for (
+        const [, parent, action] of definition.matchAll(
+          /references\s+(\w+\.\w+)[^,]*?on\s+delete\s+(cascade|set\s+null)/gi,
+        )
+      ) {
         append(graph.causes, `${parent}:delete`, `${match[1]}:${/cascade/i.test(action) ? 'delete' : 'update'}`);
       }
-      for (const [, schema, name] of definition.matchAll(qualified)) append(graph.tableCalls, match[1], `${schema}.${name}`);
+      for (const [, schema, name] of definition.matchAll(qualified)) {
+        append(graph.tableCalls, match[1], `${schema}.${name}`);
+      }
     }
-    const foreignKey = /alter\s+table\s+(?:only\s+)?(\w+\.\w+)\s+add\s+constraint\s+\w+\s+foreign\s+key[^;]*?references\s+(\w+\.\w+)[^;]*?on\s+delete\s+(cascade|set\s+null)/gi;
+    const foreignKey =
+      /alter\s+table\s+(?:only\s+)?(\w+\.\w+)\s+add\s+constraint\s+\w+\s+foreign\s+key[^;]*?references\s+(\w+\.\w+)[^;]*?on\s+delete\s+(cascade|set\s+null)/gi;
     for (const [, child, parent, action] of text.matchAll(foreignKey)) {
       append(graph.causes, `${parent}:delete`, `${child}:${/cascade/i.test(action) ? 'delete' : 'update'}`);
     }
@@ -99,7 +113,9 @@ export function sqlCodes(graph: SqlGraph, roots: string[], documented: Set<strin
     const { codes, prefixes } = quotedCodes(body, documented);
     codes.forEach((code) => found.add(code));
     for (const prefix of prefixes) {
-      const built = families.length > 0 ? families.map((family) => prefix + family) : [...documented].filter((c) => c.startsWith(prefix));
+      const built = families.length > 0
+        ? families.map((family) => prefix + family)
+        : [...documented].filter((c) => c.startsWith(prefix));
       built.filter((code) => documented.has(code)).forEach((code) => found.add(code));
     }
     for (const [, schema, name] of body.matchAll(qualified)) visitFunction(`${schema}.${name}`, families);
@@ -107,7 +123,8 @@ export function sqlCodes(graph: SqlGraph, roots: string[], documented: Set<strin
       visitTable(`${table}:${verb.split(/\s+/)[0].toLowerCase()}`);
     }
     // An update fires the `update of …` triggers of the columns it sets (the names before an `=` in its set list).
-    const update = /\bupdate\s+(\w+\.\w+)(?:\s+(?:as\s+)?\w+)?\s+set\b([\s\S]*?)(?:\bwhere\b|\bfrom\b|\breturning\b|;|$)/gi;
+    const update =
+      /\bupdate\s+(\w+\.\w+)(?:\s+(?:as\s+)?\w+)?\s+set\b([\s\S]*?)(?:\bwhere\b|\bfrom\b|\breturning\b|;|$)/gi;
     for (const [, table, list] of body.matchAll(update)) {
       visitTable(`${table}:update`, [...list.matchAll(/(\w+)\s*=(?!=)/g)].map((m) => m[1]));
     }
@@ -117,7 +134,7 @@ export function sqlCodes(graph: SqlGraph, roots: string[], documented: Set<strin
     if (seen.has(key)) return;
     seen.add(key);
     const [table, event] = tableEvent.split(':');
-    if (event !== 'delete') for (const fn of graph.tableCalls.get(table) ?? []) visitFunction(fn, []);
+    if (event !== 'delete') { for (const fn of graph.tableCalls.get(table) ?? []) visitFunction(fn, []); }
     for (const trigger of graph.triggers.get(tableEvent) ?? []) {
       const fires = !trigger.columns || !columns || trigger.columns.some((column) => columns.includes(column));
       if (fires) visitFunction(trigger.fn, trigger.args);
@@ -196,7 +213,10 @@ export function operationCodes(facade: Source[], schemas: Source[], documented: 
     const imported = own.imports.map((path) => closure(path, () => false));
     const moduleCodes = [...own.codes, ...imported.flatMap(({ codes }) => [...codes])];
     // In a module of inline routes, the SQL functions a route's own chunk names are its alone.
-    const moduleFunctions = [...imported.flatMap(({ functions }) => [...functions]), ...namedFunctions(inline ? chunks[0] : route.text)];
+    const moduleFunctions = [
+      ...imported.flatMap(({ functions }) => [...functions]),
+      ...namedFunctions(inline ? chunks[0] : route.text),
+    ];
     for (const chunk of chunks.slice(1)) {
       const id = chunk.match(/operationId:\s*'(\w+)'/)?.[1];
       if (!id) continue;

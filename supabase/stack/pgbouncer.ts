@@ -63,13 +63,17 @@ export async function startPgbouncer(input: PoolerInput): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   // The local stack's well-known password for the roles that log in through it (plain text: PgBouncer then
   // answers SCRAM itself and logs in to Postgres with it).
-  await Deno.writeTextFile(join(dir, 'userlist.txt'), ['authenticator', 'postgres'].map((role) => `"${role}" "${localPassword}"`).join('\n') + '\n');
+  await Deno.writeTextFile(
+    join(dir, 'userlist.txt'),
+    ['authenticator', 'postgres'].map((role) => `"${role}" "${localPassword}"`).join('\n') + '\n',
+  );
   await Deno.writeTextFile(join(dir, 'pgbouncer.ini'), ini({ ...input, dir }));
   // PgBouncer refuses to run as root: as root it runs as the clusters' owner.
   await giveToClusterOwner(dir);
   const [command, args] = asClusterOwner(pgbouncerBinary, [join(dir, 'pgbouncer.ini')]);
   const ready = async () =>
-    (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(input.port)], stdout: 'null' }).output()).success;
+    (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(input.port)], stdout: 'null' })
+      .output()).success;
   await supervise({
     name: 'pgbouncer',
     logFile: logPath(input.logDir, 'pgbouncer'),

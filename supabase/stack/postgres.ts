@@ -31,8 +31,11 @@ export async function ensurePostgresInstalled(logDir: string): Promise<void> {
     }
     return;
   }
-  await ensureDebianPackages('Postgres 15 and RUM', ['postgresql-15', 'postgresql-client-15', 'postgresql-15-rum'],
-    [join(debianBinDir, 'postgres'), '/usr/bin/psql', rumControlFile], logDir);
+  await ensureDebianPackages('Postgres 15 and RUM', ['postgresql-15', 'postgresql-client-15', 'postgresql-15-rum'], [
+    join(debianBinDir, 'postgres'),
+    '/usr/bin/psql',
+    rumControlFile,
+  ], logDir);
 }
 
 /** initdb refuses to run as root, so as root the cluster belongs to the `postgres` OS user. */
@@ -51,8 +54,16 @@ async function initCluster(dataDir: string, logDir: string): Promise<void> {
   await Deno.writeTextFile(passwordFile, localPassword);
   await giveToClusterOwner(join(dataDir, '..'));
   const [command, args] = asClusterOwner(join(pgBinDir(), 'initdb'), [
-    '--pgdata', dataDir, '--username', 'postgres', `--pwfile=${passwordFile}`,
-    '--auth-local=trust', '--auth-host=scram-sha-256', '--encoding=UTF8', '--locale=C.UTF-8', '--no-instructions',
+    '--pgdata',
+    dataDir,
+    '--username',
+    'postgres',
+    `--pwfile=${passwordFile}`,
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '--encoding=UTF8',
+    '--locale=C.UTF-8',
+    '--no-instructions',
   ]);
   try {
     await run('initdb', command, { args, logDir });
@@ -79,7 +90,15 @@ export async function startPostgres(profile: Profile, logDir: string): Promise<s
     info(`creating a Postgres cluster in ${dataDir}`);
     await initCluster(dataDir, logDir);
   }
-  await supervise(postgresService({ name: 'postgres', dataDir, port, socketDir: join(profile.dir, 'postgres-socket'), settings: profileSettings(profile) }, logDir));
+  await supervise(
+    postgresService({
+      name: 'postgres',
+      dataDir,
+      port,
+      socketDir: join(profile.dir, 'postgres-socket'),
+      settings: profileSettings(profile),
+    }, logDir),
+  );
   return `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
 }
 
@@ -100,7 +119,8 @@ export interface Cluster {
 export function postgresService({ name, dataDir, port, socketDir, settings = [] }: Cluster, logDir: string): Service {
   const ready = {
     what: name === 'postgres' ? 'Postgres' : `Postgres (${name})`,
-    check: async () => (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output()).success,
+    check: async () =>
+      (await new Deno.Command('pg_isready', { args: ['-h', '127.0.0.1', '-p', String(port)] }).output()).success,
   };
   const withDataDirStop = (running: Running): Running => ({
     ...running,
@@ -124,7 +144,14 @@ export function postgresService({ name, dataDir, port, socketDir, settings = [] 
       await Deno.mkdir(socketDir, { recursive: true });
       await giveToClusterOwner(socketDir);
       const [command, args] = asClusterOwner(join(pgBinDir(), 'postgres'), [
-        '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir}`,
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `unix_socket_directories=${socketDir}`,
         ...settings.flatMap((setting) => ['-c', setting]),
       ]);
       return withDataDirStop(await spawnReady(name, command, { args, logDir, stopSignal: 'SIGINT' }, ready));
@@ -141,10 +168,15 @@ export async function bootstrapDatabase(superuserUrl: string, logDir: string): P
   const password = decodeURIComponent(new URL(superuserUrl).password) || localPassword;
   await run('bootstrap', 'psql', {
     args: [
-      superuserUrl, '--quiet', '--no-psqlrc',
-      '-v', `authenticator_password=${password}`,
-      '-v', `auth_admin_password=${password}`,
-      '-f', join(repoRoot, 'sql', 'bootstrap.sql'),
+      superuserUrl,
+      '--quiet',
+      '--no-psqlrc',
+      '-v',
+      `authenticator_password=${password}`,
+      '-v',
+      `auth_admin_password=${password}`,
+      '-f',
+      join(repoRoot, 'sql', 'bootstrap.sql'),
     ],
     logDir,
   });

@@ -31,7 +31,9 @@ export interface PostgrestEnvInput {
   adminPort: number;
 }
 
-export function postgrestEnv({ config, keys, databaseUrl, port, adminPort }: PostgrestEnvInput): Record<string, string> {
+export function postgrestEnv(
+  { config, keys, databaseUrl, port, adminPort }: PostgrestEnvInput,
+): Record<string, string> {
   const api = config.api ?? {};
   return {
     PGRST_DB_URI: databaseUrl,

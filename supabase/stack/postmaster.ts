@@ -39,7 +39,11 @@ export function adoptPostmaster(pid: number): Running {
  * After the stack's postmaster ended: the postmaster that took over `dataDir` within `graceMs` (pg_ctl
  * restart starts the new one a fraction of a second after the old one exits), or undefined.
  */
-export async function successorPostmaster(dataDir: string, formerPid: number, graceMs = 3_000): Promise<number | undefined> {
+export async function successorPostmaster(
+  dataDir: string,
+  formerPid: number,
+  graceMs = 3_000,
+): Promise<number | undefined> {
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     const pid = livePostmaster(dataDir);

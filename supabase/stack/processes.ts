@@ -132,7 +132,9 @@ export function assertPortFree(port: number, what: string, shiftVariable?: strin
   try {
     Deno.listen({ hostname: '127.0.0.1', port }).close();
   } catch {
-    const move = shiftVariable ? ` or move every port of this stack: ${shiftVariable}=<number> puts each that far from supabase/config.toml's` : '';
+    const move = shiftVariable
+      ? ` or move every port of this stack: ${shiftVariable}=<number> puts each that far from supabase/config.toml's`
+      : '';
     throw new Error(
       `port ${port} (${what}) is already in use on 127.0.0.1. Is another \`npm start\` (or another Supabase stack) ` +
         `running? Stop it, free the port,${move}.`,

@@ -5,7 +5,15 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Profile } from './config.ts';
 import { info } from './log.ts';
-import { asClusterOwner, giveToClusterOwner, localPassword, pgBinDir, postgresService, profileSettings, queryValue } from './postgres.ts';
+import {
+  asClusterOwner,
+  giveToClusterOwner,
+  localPassword,
+  pgBinDir,
+  postgresService,
+  profileSettings,
+  queryValue,
+} from './postgres.ts';
 import { assertPortFree, run } from './processes.ts';
 import { supervise } from './supervisor.ts';
 
@@ -15,19 +23,36 @@ export const replicationSlot = 'daykeeper_replica';
 /** Copies the primary into a new replica folder: a base backup that starts streaming where it ends. */
 async function baseBackup(primaryUrl: string, dataDir: string, logDir: string): Promise<void> {
   // A slot left by a replica folder removed by hand would refuse the copy's new one.
-  await queryValue(primaryUrl, `select pg_drop_replication_slot(slot_name) from pg_replication_slots
-    where slot_name = '${replicationSlot}' and not active`);
+  await queryValue(
+    primaryUrl,
+    `select pg_drop_replication_slot(slot_name) from pg_replication_slots
+    where slot_name = '${replicationSlot}' and not active`,
+  );
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   await giveToClusterOwner(dataDir);
   const primary = new URL(primaryUrl);
   const [command, args] = asClusterOwner(join(pgBinDir(), 'pg_basebackup'), [
-    '--host', primary.hostname, '--port', primary.port, '--username', decodeURIComponent(primary.username),
-    '--pgdata', dataDir, '--wal-method=stream', '--checkpoint=fast',
-    '--create-slot', '--slot', replicationSlot,
+    '--host',
+    primary.hostname,
+    '--port',
+    primary.port,
+    '--username',
+    decodeURIComponent(primary.username),
+    '--pgdata',
+    dataDir,
+    '--wal-method=stream',
+    '--checkpoint=fast',
+    '--create-slot',
+    '--slot',
+    replicationSlot,
     // standby.signal and primary_conninfo: the copy starts as a standby of the primary.
     '--write-recovery-conf',
   ]);
-  await run('pg_basebackup', command, { args, env: { PGPASSWORD: decodeURIComponent(primary.password) || localPassword }, logDir });
+  await run('pg_basebackup', command, {
+    args,
+    env: { PGPASSWORD: decodeURIComponent(primary.password) || localPassword },
+    logDir,
+  });
 }
 
 /**

@@ -73,7 +73,7 @@ export function renderRpcReference(functions: ApiFunction[], routes: Map<string,
     '',
     'Every function below is the one the REST facade calls for the route named beside it, so its result is that',
     "route's 200 answer, whose shape the OpenAPI document (`/openapi.json`, the typed client in",
-    '`client/`) gives field by field. Arguments go by name: `supabase.rpc(\'feed\', { p_limit: 10 })`.',
+    "`client/`) gives field by field. Arguments go by name: `supabase.rpc('feed', { p_limit: 10 })`.",
     'Errors come as PostgREST errors whose `hint` is the stable code (supabase/ERRORS.md). "anyone" means the anon',
     'key alone will do; "signed in" needs a user\'s session.',
     '',
@@ -86,8 +86,10 @@ export function renderRpcReference(functions: ApiFunction[], routes: Map<string,
   for (const fn of functions) {
     const args = fn.args.map(argument).map((a) => `\`${a}\``).join(', ') || '—';
     const route = routes.get(fn.name);
-    lines.push(`| \`${fn.name}\` | ${args} | ${fn.anon ? 'anyone' : 'signed in'} | ${route ? `\`${route}\`` : '—'} | ` +
-      `${fn.comment.replaceAll('|', '\\|').replaceAll('\n', ' ')} |`);
+    lines.push(
+      `| \`${fn.name}\` | ${args} | ${fn.anon ? 'anyone' : 'signed in'} | ${route ? `\`${route}\`` : '—'} | ` +
+        `${fn.comment.replaceAll('|', '\\|').replaceAll('\n', ' ')} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

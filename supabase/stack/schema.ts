@@ -56,9 +56,18 @@ export function schemaFiles(): string[] {
 }
 
 /** A fresh database `name` made from the Auth template and `files`, applied in order; returns its URL. */
-export async function buildScratch(superuserUrl: string, name: string, files: string[], logDir: string): Promise<string> {
+export async function buildScratch(
+  superuserUrl: string,
+  name: string,
+  files: string[],
+  logDir: string,
+): Promise<string> {
   await dropScratch(superuserUrl, name, logDir);
-  await psql(databaseUrl(superuserUrl, 'template1'), ['-c', `create database ${name} template ${authTemplate}`], logDir);
+  await psql(
+    databaseUrl(superuserUrl, 'template1'),
+    ['-c', `create database ${name} template ${authTemplate}`],
+    logDir,
+  );
   const url = databaseUrl(superuserUrl, name);
   // In one transaction, as `supabase db push` applies a migration: a generated one turns function body checks
   // off for its transaction (`set local`), since it may create a function before one it calls.
@@ -73,7 +82,18 @@ export function dropScratch(superuserUrl: string, name: string, logDir: string):
 /** The SQL that turns database `from` into `to` (empty when they define the same objects). */
 export async function schemaDiff(from: string, to: string): Promise<string> {
   const output = await new Deno.Command(join(repoRoot, 'node_modules', '.bin', 'supabase'), {
-    args: ['db', 'diff', '--from', withoutTls(from), '--to', withoutTls(to), '--schema', appSchemas, '--workdir', repoRoot],
+    args: [
+      'db',
+      'diff',
+      '--from',
+      withoutTls(from),
+      '--to',
+      withoutTls(to),
+      '--schema',
+      appSchemas,
+      '--workdir',
+      repoRoot,
+    ],
     cwd: repoRoot,
     stdin: 'null',
     stdout: 'piped',

@@ -34,13 +34,16 @@ export interface Stack {
 
 /** The development database's demo accounts, each with what it shows (admin, private, banned). */
 function demoAccounts(superuserUrl: string): Promise<string> {
-  return queryValue(superuserUrl, `
+  return queryValue(
+    superuserUrl,
+    `
     select coalesce(string_agg(p.username || case
         when exists (select 1 from private.admins a where a.user_id = p.id) then ' (admin)'
         when p.banned_at is not null then ' (banned)'
         when p.is_private then ' (private)' else '' end, ', ' order by p.username), '')
     from public.profiles p join auth.users u on u.id = p.id
-    where u.email like '%@demo.daykeeper.test'`);
+    where u.email like '%@demo.daykeeper.test'`,
+  );
 }
 
 /** supabase/seed.sql and any other `[db.seed] sql_paths`, as the Supabase CLI applies them to a fresh database. */
@@ -59,14 +62,22 @@ async function startMailpit(profile: Profile, logDir: string): Promise<void> {
   const binary = await mailpitBinary(logDir);
   const database = profile.name === 'dev' ? ['--database', join(profile.dir, 'mailpit.db')] : [];
   const args = [
-    '--smtp', `127.0.0.1:${profile.ports.smtp}`,
-    '--listen', `127.0.0.1:${profile.ports.mailApi}`,
-    '--smtp-disable-rdns', '--disable-version-check', ...database,
+    '--smtp',
+    `127.0.0.1:${profile.ports.smtp}`,
+    '--listen',
+    `127.0.0.1:${profile.ports.mailApi}`,
+    '--smtp-disable-rdns',
+    '--disable-version-check',
+    ...database,
   ];
   await supervise({
     name: 'mailpit',
     logFile: logPath(logDir, 'mailpit'),
-    start: () => spawnReady('mailpit', binary, { args, logDir }, { what: 'Mailpit', check: httpOk(`${urls(profile).mailpit}/readyz`) }),
+    start: () =>
+      spawnReady('mailpit', binary, { args, logDir }, {
+        what: 'Mailpit',
+        check: httpOk(`${urls(profile).mailpit}/readyz`),
+      }),
   });
 }
 
@@ -95,22 +106,29 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
   });
   await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
   // The base of the scratch databases `npm run db:diff` and the schema test build.
-  await saveAuthTemplate(superuserUrl, (url) =>
-    run('auth-migrate-template', binary, { args: ['migrate'], env: { ...env, GOTRUE_DB_DATABASE_URL: url }, logDir }), logDir);
+  await saveAuthTemplate(
+    superuserUrl,
+    (url) =>
+      run('auth-migrate-template', binary, { args: ['migrate'], env: { ...env, GOTRUE_DB_DATABASE_URL: url }, logDir }),
+    logDir,
+  );
   await supervise({
     name: 'auth',
     logFile: logPath(logDir, 'auth'),
-    start: () => spawnReady('auth', binary, { args: ['serve'], env, logDir }, {
-      what: 'Supabase Auth',
-      check: httpOk(`${urls(profile).authDirect}/health`),
-    }),
+    start: () =>
+      spawnReady('auth', binary, { args: ['serve'], env, logDir }, {
+        what: 'Supabase Auth',
+        check: httpOk(`${urls(profile).authDirect}/health`),
+      }),
   });
   await checkAuthVersion(profile);
 }
 
 /** Says plainly when the running Auth is not the pinned version, or does not tell its version. */
 async function checkAuthVersion(profile: Profile): Promise<void> {
-  const health = await fetch(`${urls(profile).authDirect}/health`).then((response) => response.json()).catch(() => ({}));
+  const health = await fetch(`${urls(profile).authDirect}/health`).then((response) => response.json()).catch(
+    () => ({}),
+  );
   const version = typeof health.version === 'string' && health.version ? health.version : undefined;
   if (version === authVersion) info(`Supabase Auth reports ${version}, the pinned version`);
   else if (version) warn(`Supabase Auth reports ${version}, NOT the pinned ${authVersion}: results may differ`);
@@ -137,11 +155,12 @@ async function startPostgrest(profile: Profile, binary: string, keys: StackKeys,
   await supervise({
     name: 'postgrest',
     logFile: logPath(logDir, 'postgrest'),
-    start: () => spawnReady('postgrest', binary, { args: [], env, logDir }, {
-      what: 'PostgREST',
-      // Ready: connected, with its schema cache loaded.
-      check: httpOk(`${urls(profile).restAdmin}/ready`),
-    }),
+    start: () =>
+      spawnReady('postgrest', binary, { args: [], env, logDir }, {
+        what: 'PostgREST',
+        // Ready: connected, with its schema cache loaded.
+        check: httpOk(`${urls(profile).restAdmin}/ready`),
+      }),
   });
 }
 
@@ -179,7 +198,14 @@ export function facadeEnv(profile: Profile, keys: StackKeys, databases: FacadeDa
  * Starts the facade as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it, on
  * `port`. The stack runs one under supervision; the scale benchmark starts others beside it.
  */
-export function spawnFacade(profile: Profile, keys: StackKeys, databases: FacadeDatabases, name: string, port: number, logDir: string): Promise<Running> {
+export function spawnFacade(
+  profile: Profile,
+  keys: StackKeys,
+  databases: FacadeDatabases,
+  name: string,
+  port: number,
+  logDir: string,
+): Promise<Running> {
   const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
   const args = facadeArgs(join(repoRoot, 'functions', 'api'));
   return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
@@ -195,7 +221,11 @@ export function spawnFacade(profile: Profile, keys: StackKeys, databases: Facade
 
 /** The stack's facade: through the pooler, as a hosted Edge Function reaches its database, reading from the replica. */
 function startFunctions(profile: Profile, keys: StackKeys, databases: Databases, logDir: string): Promise<void> {
-  const reaches = { primaryUrl: databases.superuserUrl, poolerUrl: databases.poolerUrl, replicaUrl: databases.replicaUrl };
+  const reaches = {
+    primaryUrl: databases.superuserUrl,
+    poolerUrl: databases.poolerUrl,
+    replicaUrl: databases.replicaUrl,
+  };
   return supervise({
     name: 'functions',
     logFile: logPath(logDir, 'functions'),
@@ -276,14 +306,20 @@ export async function up(profile: Profile): Promise<Stack> {
   if (authUnavailable) {
     warn('app migrations skipped: they build on the auth schema, which Supabase Auth creates');
   } else {
-    const fresh = await queryValue(superuserUrl, `select to_regclass('supabase_migrations.schema_migrations') is null`) === 't';
+    const fresh =
+      await queryValue(superuserUrl, `select to_regclass('supabase_migrations.schema_migrations') is null`) === 't';
     await step('migrations (supabase db push)', () => pushMigrations(superuserUrl, logDir));
     // The demo network, on a fresh development database only: never the tests', never a database of yours.
-    if (fresh && profile.name === 'dev' && !profile.externalDbUrl) await step('demo network (supabase/seed.sql)', () => seed(superuserUrl, logDir));
+    if (fresh && profile.name === 'dev' && !profile.externalDbUrl) {
+      await step('demo network (supabase/seed.sql)', () => seed(superuserUrl, logDir));
+    }
     if (profile.name === 'dev') demo = await demoAccounts(superuserUrl);
   }
   info(`PostgREST binary: ${postgrest.path}`);
-  await step(`PostgREST ${postgrestVersion}`, () => startPostgrest(profile, postgrest.path, keys, superuserUrl, logDir));
+  await step(
+    `PostgREST ${postgrestVersion}`,
+    () => startPostgrest(profile, postgrest.path, keys, superuserUrl, logDir),
+  );
   await step('api function and gateway', async () => {
     await startFunctions(profile, keys, databases, logDir);
     await startGateway({

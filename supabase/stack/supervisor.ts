@@ -99,7 +99,9 @@ async function watch(entry: Supervised): Promise<void> {
       track(entry, successor);
       continue;
     }
-    const log = entry.service.logFile ? ` Its log, ${entry.service.logFile}, ends with:\n${await tail(entry.service.logFile, 8)}` : '';
+    const log = entry.service.logFile
+      ? ` Its log, ${entry.service.logFile}, ends with:\n${await tail(entry.service.logFile, 8)}`
+      : '';
     warn(`${name} exited unexpectedly (${how}).${log}`);
     if (!await restart(entry)) return;
   }
@@ -114,7 +116,11 @@ async function restart(entry: Supervised): Promise<boolean> {
     entry.failures = [...entry.failures.filter((at) => now - at < giveUp.withinMs), now];
     if (entry.failures.length >= giveUp.failures) await abandon(name);
     const pause = firstPauseMs * 2 ** (entry.failures.length - 1);
-    warn(`${name}: restarting in ${pause / 1000} s (${entry.failures.length} failure(s) within a minute; the stack gives up at ${giveUp.failures})`);
+    warn(
+      `${name}: restarting in ${
+        pause / 1000
+      } s (${entry.failures.length} failure(s) within a minute; the stack gives up at ${giveUp.failures})`,
+    );
     await sleep(pause);
     if (stopping) return false;
     let started: Running | undefined;
@@ -140,8 +146,12 @@ export function onGiveUp(handler: () => void): void {
 async function abandon(name: string): Promise<never> {
   for (const handler of giveUpHandlers) handler();
   giveUpHandlers = [];
-  warn(`GIVING UP: ${name} failed ${giveUp.failures} times within ${giveUp.withinMs / 1000} s. Stopping the whole stack; ` +
-    `see its log in the logs folder printed at start.`);
+  warn(
+    `GIVING UP: ${name} failed ${giveUp.failures} times within ${
+      giveUp.withinMs / 1000
+    } s. Stopping the whole stack; ` +
+      `see its log in the logs folder printed at start.`,
+  );
   await stopAll();
   Deno.exit(1);
 }

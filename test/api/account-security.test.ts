@@ -34,7 +34,12 @@ auth('a stolen access token', () => {
     expect(await changeThroughAuth(refreshed.body.session.access_token, { password: 'attacker password' })).toBe(400);
     expect(await canLogIn(member.username, 'attacker password')).toBe(false);
     // Its owner, who knows the current password, still can.
-    expect(await changeThroughAuth(refreshed.body.session.access_token, { password: 'owner new password', current_password: member.password })).toBe(200);
+    expect(
+      await changeThroughAuth(refreshed.body.session.access_token, {
+        password: 'owner new password',
+        current_password: member.password,
+      }),
+    ).toBe(200);
     expect(await canLogIn(member.username, 'owner new password')).toBe(true);
   });
 
@@ -43,7 +48,9 @@ auth('a stolen access token', () => {
     const since = new Date();
     await api('POST', '/auth/forget_password', { json: { email: member.email } });
     const code = await latestCode(member.email, since);
-    const reset = await api('POST', '/auth/reset_password', { json: { email: member.email, code, password: 'owner new password' } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: member.email, code, password: 'owner new password' },
+    });
     expect(reset.status).toBe(200);
     expect(await changeThroughAuth(reset.body.session.access_token, { password: 'attacker password' })).toBe(400);
     expect(await canLogIn(member.username, 'owner new password')).toBe(true);
@@ -54,7 +61,11 @@ auth('a stolen access token', () => {
     const client = authClient();
     const since = new Date();
     expect((await client.resetPasswordForEmail(member.email)).error).toBeNull();
-    const verified = await client.verifyOtp({ email: member.email, token: await latestCode(member.email, since), type: 'recovery' });
+    const verified = await client.verifyOtp({
+      email: member.email,
+      token: await latestCode(member.email, since),
+      type: 'recovery',
+    });
     expect(verified.error).toBeNull();
     expect((await client.updateUser({ password: 'recovered password' })).error).toBeNull();
     expect(await canLogIn(member.username, 'recovered password')).toBe(true);
@@ -65,13 +76,20 @@ auth('guessing e-mailed codes from many addresses', () => {
   it('voids a sign-up code after 10 wrong tries, however many addresses they come from; a new code works', async () => {
     const email = uniqueEmail('target');
     const username = uniqueUsername('target');
-    expect((await api('POST', '/auth/register', { json: { username, email, password: defaultPassword } })).status).toBe(201);
+    expect((await api('POST', '/auth/register', { json: { username, email, password: defaultPassword } })).status).toBe(
+      201,
+    );
     const code = await latestCode(email);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     // 40 wrong codes at once from 20 addresses (2 each): all refused alike.
-    const guesses = await Promise.all(sourceAddresses(20).flatMap((source) =>
-      [0, 1].map(() => apiFrom(source, 'POST', '/auth/confirm_email', { json: { email, code: wrong } }))));
-    expect(new Set(guesses.map((guess) => `${guess.status} ${guess.body.error.code}`))).toEqual(new Set(['400 invalid_code']));
+    const guesses = await Promise.all(
+      sourceAddresses(20).flatMap((source) =>
+        [0, 1].map(() => apiFrom(source, 'POST', '/auth/confirm_email', { json: { email, code: wrong } }))
+      ),
+    );
+    expect(new Set(guesses.map((guess) => `${guess.status} ${guess.body.error.code}`))).toEqual(
+      new Set(['400 invalid_code']),
+    );
     // The right code no longer works, through the facade or straight through Auth.
     const right = await apiFrom('127.0.0.30', 'POST', '/auth/confirm_email', { json: { email, code } });
     expect([right.status, right.body.error?.code]).toEqual([400, 'invalid_code']);
@@ -115,11 +133,15 @@ auth('guessing e-mailed codes from many addresses', () => {
     expect(await canLogIn(many.member.username, many.member.password)).toBe(true);
   });
 
-  it('answers a banned account\'s address as an unknown one', async () => {
+  it("answers a banned account's address as an unknown one", async () => {
     const member = await registerAndConfirm('banned');
     await asRoot`select moderation.ban_user(${member.username}, 'spam')`;
-    const banned = await api('POST', '/auth/reset_password', { json: { email: member.email, code: '123456', password: 'a new password' } });
-    const unknown = await api('POST', '/auth/reset_password', { json: { email: uniqueEmail('ghost'), code: '123456', password: 'a new password' } });
+    const banned = await api('POST', '/auth/reset_password', {
+      json: { email: member.email, code: '123456', password: 'a new password' },
+    });
+    const unknown = await api('POST', '/auth/reset_password', {
+      json: { email: uniqueEmail('ghost'), code: '123456', password: 'a new password' },
+    });
     expect(withoutRequestId(banned)).toEqual(withoutRequestId(unknown));
   });
 });
@@ -138,11 +160,13 @@ auth('answer times', () => {
 
   it('do not tell known addresses from unknown ones on forget_password and resend_code', async () => {
     const member = await registerAndConfirm('known');
-    for (const [path, json] of [
-      ['/auth/forget_password', {}],
-      ['/auth/resend_code', { type: 'recovery' }],
-      ['/auth/resend_code', { type: 'signup' }],
-    ] as const) {
+    for (
+      const [path, json] of [
+        ['/auth/forget_password', {}],
+        ['/auth/resend_code', { type: 'recovery' }],
+        ['/auth/resend_code', { type: 'signup' }],
+      ] as const
+    ) {
       const known = await medianMs(3, () => api('POST', path, { json: { ...json, email: member.email } }));
       const unknown = await medianMs(3, () => api('POST', path, { json: { ...json, email: uniqueEmail('ghost') } }));
       expect([path, known >= 495, unknown >= 495, Math.abs(known - unknown) < 60]).toEqual([path, true, true, true]);
@@ -165,8 +189,11 @@ auth('code e-mails', () => {
     const bystander = await registerAndConfirm('bystander');
     const before = await mailCount(member.email, 0);
     for (let round = 0; round < 3; round++) {
-      await Promise.all(sourceAddresses(10).map((source) =>
-        apiFrom(source, 'POST', '/auth/forget_password', { json: { email: member.email } })));
+      await Promise.all(
+        sourceAddresses(10).map((source) =>
+          apiFrom(source, 'POST', '/auth/forget_password', { json: { email: member.email } })
+        ),
+      );
     }
     expect(await mailCount(member.email) - before).toBe(1);
     // Another account's code still goes out.
@@ -180,8 +207,13 @@ auth('code e-mails', () => {
     const token = member.session.access_token;
     expect((await api('POST', '/auth/requestdeletecode', { token })).status).toBe(200);
     const again = await api('POST', '/auth/requestdeletecode', { token });
-    expect([again.status, again.body.error.code, again.headers.get('retry-after')]).toEqual([429, 'rate_limited', '60']);
-    const [row] = await asRoot`select count(*)::int as n from private.code_mails where user_id = ${member.userId} and kind = 'magiclink'`;
+    expect([again.status, again.body.error.code, again.headers.get('retry-after')]).toEqual([
+      429,
+      'rate_limited',
+      '60',
+    ]);
+    const [row] =
+      await asRoot`select count(*)::int as n from private.code_mails where user_id = ${member.userId} and kind = 'magiclink'`;
     expect(row.n).toBe(1);
   });
 });

@@ -26,7 +26,13 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     const username = uniqueUsername('Jane.Doe');
     const email = uniqueEmail('jane');
     const registered = await api('POST', '/auth/register', {
-      json: { username: username.toUpperCase(), email, password: defaultPassword, display_name: 'Jane', time_zone: 'Europe/Paris' },
+      json: {
+        username: username.toUpperCase(),
+        email,
+        password: defaultPassword,
+        display_name: 'Jane',
+        time_zone: 'Europe/Paris',
+      },
     });
     expect(registered.status).toBe(201);
     expect(registered.body).toEqual({ confirmation_required: true, email });
@@ -35,8 +41,17 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     expect(wrong.body.error.code).toBe('invalid_code');
     const confirmed = await api('POST', '/auth/confirm_email', { json: { email, code: await latestCode(email) } });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.profile).toMatchObject({ username: username.toLowerCase(), display_name: 'Jane', time_zone: 'Europe/Paris', email });
-    expect(confirmed.body.session).toMatchObject({ token_type: 'bearer', access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(confirmed.body.profile).toMatchObject({
+      username: username.toLowerCase(),
+      display_name: 'Jane',
+      time_zone: 'Europe/Paris',
+      email,
+    });
+    expect(confirmed.body.session).toMatchObject({
+      token_type: 'bearer',
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
   });
 
   it('refuses a taken username (409), a reserved or malformed one, a weak password and a bad time zone (400)', async () => {
@@ -64,12 +79,19 @@ auth('POST /auth/register and /auth/confirm_email', () => {
   });
 
   it('answers malformed JSON, wrong types and missing fields with 400 and changes nothing', async () => {
-    const malformed = await api('POST', '/auth/register', { body: '{"username": ', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await api('POST', '/auth/register', {
+      body: '{"username": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('malformed_json');
     const wrongType = await api('POST', '/auth/register', { json: { username: 42, email: [], password: true } });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['email', 'password', 'username']);
+    expect(wrongType.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      'email',
+      'password',
+      'username',
+    ]);
     const missing = await api('POST', '/auth/login', { json: {} });
     expect(missing.status).toBe(400);
   });
@@ -79,13 +101,19 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     const squatter = { username: uniqueUsername('squatter'), email, password: 'squatter chosen password' };
     expect((await api('POST', '/auth/register', { json: squatter })).status).toBe(201);
     const since = new Date();
-    const owner = await api('POST', '/auth/register', { json: { username: uniqueUsername('owner'), email, password: defaultPassword } });
+    const owner = await api('POST', '/auth/register', {
+      json: { username: uniqueUsername('owner'), email, password: defaultPassword },
+    });
     expect([owner.status, owner.body.error.code]).toEqual([409, 'email_pending_confirmation']);
 
     // The code in the owner's mailbox resets the password: the squatter's no longer opens the account.
-    const reset = await api('POST', '/auth/reset_password', { json: { email, code: await latestCode(email, since), password: defaultPassword } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email, code: await latestCode(email, since), password: defaultPassword },
+    });
     expect(reset.status).toBe(200);
-    expect((await api('POST', '/auth/login', { json: { login: email, password: squatter.password } })).status).toBe(401);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: squatter.password } })).status).toBe(
+      401,
+    );
     expect((await api('POST', '/auth/login', { json: { login: email, password: defaultPassword } })).status).toBe(200);
   });
 
@@ -95,7 +123,9 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     const banned = await createAccount('banned');
     await rpc(admin, 'admin_ban_user', { p_username: banned.username, p_reason: 'spam' });
     await rpc(admin, 'admin_delete_banned_user', { p_username: banned.username });
-    const again = await api('POST', '/auth/register', { json: { username: uniqueUsername('back'), email: banned.email, password: defaultPassword } });
+    const again = await api('POST', '/auth/register', {
+      json: { username: uniqueUsername('back'), email: banned.email, password: defaultPassword },
+    });
     expect(again.status).toBe(403);
     expect(again.body.error.code).toBe('email_banned');
 
@@ -103,8 +133,14 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     // as it answers a free address, so the answer tells nothing of whose an address is.
     const member = await registerAndConfirm('mover');
     const token = member.session.access_token;
-    const moved = await api('PUT', '/user', { token, json: { email: banned.email.toUpperCase(), current_password: member.password, bio: 'moved' } });
-    expect([moved.status, moved.body]).toEqual([200, expect.objectContaining({ email_change_pending: true, profile: expect.objectContaining({ bio: 'moved' }) })]);
+    const moved = await api('PUT', '/user', {
+      token,
+      json: { email: banned.email.toUpperCase(), current_password: member.password, bio: 'moved' },
+    });
+    expect([moved.status, moved.body]).toEqual([
+      200,
+      expect.objectContaining({ email_change_pending: true, profile: expect.objectContaining({ bio: 'moved' }) }),
+    ]);
     const direct = await fetch(`${stack.apiUrl}/auth/v1/user`, {
       method: 'PUT',
       headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -133,15 +169,23 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     const token = member.session.access_token;
     const registered = await registerAndConfirm('target');
     const unconfirmed = uniqueEmail('unconfirmed');
-    expect((await api('POST', '/auth/register', { json: { username: uniqueUsername('pending'), email: unconfirmed, password: defaultPassword } })).status).toBe(201);
+    expect(
+      (await api('POST', '/auth/register', {
+        json: { username: uniqueUsername('pending'), email: unconfirmed, password: defaultPassword },
+      })).status,
+    ).toBe(201);
     const mailBefore = await mailCount(registered.email, 0);
     const ask = async (email: string) => {
       const started = performance.now();
       const answer = await api('PUT', '/user', { token, json: { email, current_password: member.password } });
       const error = answer.body?.error;
       return {
-        status: answer.status, keys: Object.keys(answer.body ?? {}).sort(), pending: answer.body?.email_change_pending, code: error?.code,
-        retryAfter: answer.headers.get('Retry-After') === null ? null : 'a number', slow: performance.now() - started >= 990,
+        status: answer.status,
+        keys: Object.keys(answer.body ?? {}).sort(),
+        pending: answer.body?.email_change_pending,
+        code: error?.code,
+        retryAfter: answer.headers.get('Retry-After') === null ? null : 'a number',
+        slow: performance.now() - started >= 990,
       };
     };
     const free = await ask(uniqueEmail('free'));
@@ -155,7 +199,14 @@ auth('POST /auth/register and /auth/confirm_email', () => {
     await aMinuteLater(member.userId);
     expect(await ask(uniqueEmail('free'))).toEqual(free);
     const tooSoon = await ask(registered.email);
-    expect(tooSoon).toEqual({ status: 429, keys: ['error'], pending: undefined, code: 'too_many_email_changes', retryAfter: 'a number', slow: true });
+    expect(tooSoon).toEqual({
+      status: 429,
+      keys: ['error'],
+      pending: undefined,
+      code: 'too_many_email_changes',
+      retryAfter: 'a number',
+      slow: true,
+    });
     await aMinuteLater(member.userId);
     expect(await ask(registered.email)).toEqual(free);
     expect(await ask(uniqueEmail('free'))).toEqual(tooSoon);
@@ -178,9 +229,15 @@ auth('POST /auth/login', () => {
 
   it('gives one identical answer for an unknown user and a wrong password', async () => {
     const member = await registerAndConfirm('member');
-    const wrongPassword = await api('POST', '/auth/login', { json: { login: member.username, password: 'wrong password' } });
-    const unknownUser = await api('POST', '/auth/login', { json: { login: 'nobody_at_all', password: 'wrong password' } });
-    const unknownEmail = await api('POST', '/auth/login', { json: { login: 'nobody@example.test', password: 'wrong password' } });
+    const wrongPassword = await api('POST', '/auth/login', {
+      json: { login: member.username, password: 'wrong password' },
+    });
+    const unknownUser = await api('POST', '/auth/login', {
+      json: { login: 'nobody_at_all', password: 'wrong password' },
+    });
+    const unknownEmail = await api('POST', '/auth/login', {
+      json: { login: 'nobody@example.test', password: 'wrong password' },
+    });
     expect(wrongPassword.status).toBe(401);
     expect(withoutRequestId(unknownUser)).toEqual(withoutRequestId(wrongPassword));
     expect(withoutRequestId(unknownEmail)).toEqual(withoutRequestId(wrongPassword));
@@ -214,7 +271,8 @@ auth('POST /auth/login', () => {
     });
     expect(behindGateway.status).toBe(200);
     // Auth records, with each session, the client address it rate-limited.
-    const sessions = await asRoot`select host(ip) as ip from auth.sessions where user_id = ${member.userId} order by created_at`;
+    const sessions =
+      await asRoot`select host(ip) as ip from auth.sessions where user_id = ${member.userId} order by created_at`;
     expect(sessions.map((row) => row.ip).slice(-3)).toEqual(['127.0.0.1', '127.0.0.1', '198.51.100.7']);
   });
 
@@ -264,13 +322,20 @@ auth('password recovery', () => {
     const code = await latestCode(member.email, since);
     const weak = await api('POST', '/auth/reset_password', { json: { email: member.email, code, password: 'short' } });
     expect(weak.status).toBe(400);
-    const reset = await api('POST', '/auth/reset_password', { json: { email: member.email, code, password: 'a brand new secret' } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: member.email, code, password: 'a brand new secret' },
+    });
     expect(reset.status).toBe(200);
     expect((await api('GET', '/auth/user', { token: member.session.access_token })).status).toBe(401);
     expect((await api('GET', '/auth/user', { token: reset.body.session.access_token })).status).toBe(200);
-    expect((await api('POST', '/auth/login', { json: { login: member.username, password: member.password } })).status).toBe(401);
-    expect((await api('POST', '/auth/login', { json: { login: member.username, password: 'a brand new secret' } })).status).toBe(200);
-    const reused = await api('POST', '/auth/reset_password', { json: { email: member.email, code, password: 'yet another secret' } });
+    expect((await api('POST', '/auth/login', { json: { login: member.username, password: member.password } })).status)
+      .toBe(401);
+    expect(
+      (await api('POST', '/auth/login', { json: { login: member.username, password: 'a brand new secret' } })).status,
+    ).toBe(200);
+    const reused = await api('POST', '/auth/reset_password', {
+      json: { email: member.email, code, password: 'yet another secret' },
+    });
     expect(reused.status).toBe(400);
     expect(reused.body.error.code).toBe('invalid_code');
   });
@@ -314,11 +379,15 @@ auth('sessions end at once', () => {
     await makeAdmin(admin);
     await rpc(admin, 'admin_ban_user', { p_username: member.username, p_reason: 'abuse' });
     expect((await api('GET', '/auth/user', { token: member.session.access_token })).status).toBe(401);
-    expect((await api('POST', '/auth/refresh', { json: { refresh_token: member.session.refresh_token } })).status).toBe(401);
+    expect((await api('POST', '/auth/refresh', { json: { refresh_token: member.session.refresh_token } })).status).toBe(
+      401,
+    );
     // Auth refuses a ban before it checks the password: the answer must not tell that the account exists.
     const login = await api('POST', '/auth/login', { json: { login: member.username, password: member.password } });
     const guess = await api('POST', '/auth/login', { json: { login: member.username, password: 'any guess at all' } });
-    const unknown = await api('POST', '/auth/login', { json: { login: 'nobody_at_all', password: 'any guess at all' } });
+    const unknown = await api('POST', '/auth/login', {
+      json: { login: 'nobody_at_all', password: 'any guess at all' },
+    });
     expect(withoutRequestId(login)).toEqual(withoutRequestId(unknown));
     expect(withoutRequestId(guess)).toEqual(withoutRequestId(unknown));
   });
@@ -329,11 +398,18 @@ auth('sessions end at once', () => {
     const key = await importJWK(privateJwk, 'ES256');
     const payload = JSON.parse(Buffer.from(member.session.access_token.split('.')[1], 'base64url').toString());
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT({ ...payload, ...claims }).setProtectedHeader({ alg: 'ES256', kid: stack.signingKey.kid, typ: 'JWT' }).sign(key);
+      new SignJWT({ ...payload, ...claims }).setProtectedHeader({ alg: 'ES256', kid: stack.signingKey.kid, typ: 'JWT' })
+        .sign(key);
     expect((await api('GET', '/auth/user', { token: await sign({}) })).status).toBe(200); // the forgery works when honest
     const claimsList = [
-      { exp: Math.floor(Date.now() / 1000) - 60 }, { aud: 'someone-else' }, { iss: 'https://elsewhere.example/auth/v1' },
-      { role: 'anon' }, { role: 'service_role' }, { sub: 'not-a-uuid' }, { sub: '' }, { session_id: 'x' },
+      { exp: Math.floor(Date.now() / 1000) - 60 },
+      { aud: 'someone-else' },
+      { iss: 'https://elsewhere.example/auth/v1' },
+      { role: 'anon' },
+      { role: 'service_role' },
+      { sub: 'not-a-uuid' },
+      { sub: '' },
+      { session_id: 'x' },
     ];
     for (const claims of claimsList) {
       const response = await api('GET', '/auth/user', { token: await sign(claims) });
@@ -348,38 +424,79 @@ auth('PUT /user and PUT /resetprofilepicture', () => {
     const other = await registerAndConfirm('other');
     const token = member.session.access_token;
     const newName = uniqueUsername('renamed');
-    const edited = await api('PUT', '/user', { token, json: { username: newName, bio: 'hello', is_private: true, avatar_url: `${member.userId}/avatar.png` } });
+    const edited = await api('PUT', '/user', {
+      token,
+      json: { username: newName, bio: 'hello', is_private: true, avatar_url: `${member.userId}/avatar.png` },
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body.profile).toMatchObject({ username: newName, bio: 'hello', is_private: true, avatar_url: `${member.userId}/avatar.png` });
-    expect((await api('PUT', '/user', { token, json: { username: other.username } })).body.error.code).toBe('username_taken');
-    expect((await api('PUT', '/user', { token, json: { username: 'support' } })).body.error.code).toBe('username_reserved');
-    expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).body.error.code).toBe('invalid_time_zone');
+    expect(edited.body.profile).toMatchObject({
+      username: newName,
+      bio: 'hello',
+      is_private: true,
+      avatar_url: `${member.userId}/avatar.png`,
+    });
+    expect((await api('PUT', '/user', { token, json: { username: other.username } })).body.error.code).toBe(
+      'username_taken',
+    );
+    expect((await api('PUT', '/user', { token, json: { username: 'support' } })).body.error.code).toBe(
+      'username_reserved',
+    );
+    expect((await api('PUT', '/user', { token, json: { time_zone: 'Nowhere/Land' } })).body.error.code).toBe(
+      'invalid_time_zone',
+    );
     expect((await api('PUT', '/user', { token, json: { unknown_field: 1 } })).status).toBe(400);
-    for (const avatar of ['javascript:alert(1)', 'https://elsewhere.example/a.png', '../other/avatar.png', '', `${other.userId}/avatar.png`]) {
-      expect([avatar, (await api('PUT', '/user', { token, json: { avatar_url: avatar } })).status]).toEqual([avatar, 400]);
+    for (
+      const avatar of [
+        'javascript:alert(1)',
+        'https://elsewhere.example/a.png',
+        '../other/avatar.png',
+        '',
+        `${other.userId}/avatar.png`,
+      ]
+    ) {
+      expect([avatar, (await api('PUT', '/user', { token, json: { avatar_url: avatar } })).status]).toEqual([
+        avatar,
+        400,
+      ]);
     }
     expect((await api('PUT', '/user', { json: { bio: 'anonymous' } })).status).toBe(401);
 
-    expect((await api('PUT', '/user', { token, json: { password: 'new password 1' } })).body.error.code).toBe('current_password_required');
-    const wrong = await api('PUT', '/user', { token, json: { password: 'new password 1', current_password: 'nope nope', bio: 'not saved' } });
+    expect((await api('PUT', '/user', { token, json: { password: 'new password 1' } })).body.error.code).toBe(
+      'current_password_required',
+    );
+    const wrong = await api('PUT', '/user', {
+      token,
+      json: { password: 'new password 1', current_password: 'nope nope', bio: 'not saved' },
+    });
     expect(wrong.status).toBe(401);
-    const changed = await api('PUT', '/user', { token, json: { password: 'new password 1', current_password: member.password } });
+    const changed = await api('PUT', '/user', {
+      token,
+      json: { password: 'new password 1', current_password: member.password },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.profile.bio).toBe('hello');
     const login = await api('POST', '/auth/login', { json: { login: newName, password: 'new password 1' } });
     expect(login.status).toBe(200);
     // Auth itself asks for the current password: the access token of a password login alone changes nothing,
     // even through supabase-js. (Auth exempts sessions begun with an e-mailed code, as `token` was.)
-    const direct = async (changes: Record<string, string>) => (await fetch(`${stack.apiUrl}/auth/v1/user`, {
-      method: 'PUT',
-      headers: { apikey: stack.anonKey, Authorization: `Bearer ${login.body.session.access_token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(changes),
-    })).status;
+    const direct = async (changes: Record<string, string>) =>
+      (await fetch(`${stack.apiUrl}/auth/v1/user`, {
+        method: 'PUT',
+        headers: {
+          apikey: stack.anonKey,
+          Authorization: `Bearer ${login.body.session.access_token}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(changes),
+      })).status;
     expect(await direct({ password: 'stolen token password' })).toBe(400);
     expect(await direct({ password: 'stolen token password', current_password: 'a wrong guess' })).toBe(400);
-    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'stolen token password' } })).status).toBe(401);
+    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'stolen token password' } })).status)
+      .toBe(401);
     expect(await direct({ password: 'new password 2', current_password: 'new password 1' })).toBe(200);
-    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'new password 2' } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: newName, password: 'new password 2' } })).status).toBe(
+      200,
+    );
 
     // A password change ends the account's other sessions.
     expect((await api('GET', '/auth/user', { token })).status).toBe(401);
@@ -398,7 +515,15 @@ auth('the whole journey', () => {
     expect(refreshed.status).toBe(200);
     const token = refreshed.body.session.access_token;
     expect((await api('PUT', '/user', { token, json: { display_name: 'Leaving soon' } })).status).toBe(200);
-    await rpc({ name: 'journey', role: 'authenticated', claims: JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) }, 'create_post', { p_body: 'my last day' });
+    await rpc(
+      {
+        name: 'journey',
+        role: 'authenticated',
+        claims: JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()),
+      },
+      'create_post',
+      { p_body: 'my last day' },
+    );
 
     const since = new Date();
     expect((await api('POST', '/auth/requestdeletecode', { token })).status).toBe(200);
@@ -419,15 +544,21 @@ auth('changing the e-mail', () => {
     const member = await registerAndConfirm('mover');
     const token = member.session.access_token;
     const newEmail = uniqueEmail('moved');
-    expect((await api('PUT', '/user', { token, json: { email: newEmail } })).body.error.code).toBe('current_password_required');
+    expect((await api('PUT', '/user', { token, json: { email: newEmail } })).body.error.code).toBe(
+      'current_password_required',
+    );
     const since = new Date();
     const asked = await api('PUT', '/user', { token, json: { email: newEmail, current_password: member.password } });
     expect(asked.status).toBe(200);
     expect(asked.body.email_change_pending).toBe(true);
     const oldCode = await latestCode(member.email, since);
     const newCode = await latestCode(newEmail, since);
-    const first = await api('POST', '/auth/confirm_email', { json: { email: member.email, code: oldCode, type: 'email_change' } });
-    const second = await api('POST', '/auth/confirm_email', { json: { email: newEmail, code: newCode, type: 'email_change' } });
+    const first = await api('POST', '/auth/confirm_email', {
+      json: { email: member.email, code: oldCode, type: 'email_change' },
+    });
+    const second = await api('POST', '/auth/confirm_email', {
+      json: { email: newEmail, code: newCode, type: 'email_change' },
+    });
     expect(first.status).toBe(202);
     expect(second.status).toBe(200);
     expect(second.body.profile.email).toBe(newEmail);

@@ -15,7 +15,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeAccount, uniqueUsername } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
-import { type Served, serve } from '../helpers/serve.ts';
+import { serve, type Served } from '../helpers/serve.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/users.ts';
 
@@ -54,7 +54,9 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
 
   beforeAll(async () => {
     app = await mkdtemp(join(tmpdir(), 'client-app-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', app], { cwd: join(repoRoot, 'client') });
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', app], {
+      cwd: join(repoRoot, 'client'),
+    });
     tarball = join(app, (JSON.parse(stdout) as { filename: string }[])[0].filename);
     await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }));
     // The tarball and its one dependency; npm's cache (filled by the repository's `npm ci`) spares the registry.
@@ -83,12 +85,24 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
     const ana = await freshAna();
     await writeFile(join(app, 'compiled.ts'), await example(ana.username));
     // An app's strict settings, checking the package's declarations too (no skipLibCheck).
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, lib: ['es2022', 'dom'], types: [], outDir: 'out' },
-      files: ['compiled.ts'],
-    }));
+    await writeFile(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          strict: true,
+          lib: ['es2022', 'dom'],
+          types: [],
+          outDir: 'out',
+        },
+        files: ['compiled.ts'],
+      }),
+    );
     await run(join(repoRoot, 'node_modules', '.bin', 'tsc'), ['-p', '.'], { cwd: app });
-    const { row, day } = await printedPost((await run(process.execPath, [join('out', 'compiled.js')], { cwd: app })).stdout);
+    const { row, day } = await printedPost(
+      (await run(process.execPath, [join('out', 'compiled.js')], { cwd: app })).stdout,
+    );
     expect(row).toEqual({ author_id: ana.id, body: 'Hello from the typed client', emotion: 70, day });
   }, 60_000);
 
@@ -100,7 +114,11 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
       if (!existsSync(chromiumPath)) {
         throw new Error(`no Chromium at ${chromiumPath}: \`npm test\` installs it, or run apt-get install chromium`);
       }
-      browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+      browser = await chromium.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu'],
+      });
     });
 
     afterAll(async () => {
@@ -119,7 +137,9 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
         const path = new URL(request.url).pathname;
         const file = join(site, path === '/' ? 'index.html' : path);
         if (!existsSync(file)) return new Response(null, { status: 404 }); // the browser's /favicon.ico
-        return new Response(await readFile(file), { headers: { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' } });
+        return new Response(await readFile(file), {
+          headers: { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' },
+        });
       });
 
       const page = await browser.newPage();
@@ -133,9 +153,11 @@ describe.skipIf(!authIsRunning)('client/README.md: sign in and post with the pac
     }, 60_000);
   });
 
-  it('stops as written where the login is refused, with the envelope\'s message', async () => {
+  it("stops as written where the login is refused, with the envelope's message", async () => {
     await writeFile(join(app, 'refused.ts'), await example(uniqueUsername('nobody')));
     const refused = run(process.execPath, ['refused.ts'], { cwd: app });
-    await expect(refused).rejects.toMatchObject({ stderr: expect.stringContaining('Wrong username, e-mail or password') });
+    await expect(refused).rejects.toMatchObject({
+      stderr: expect.stringContaining('Wrong username, e-mail or password'),
+    });
   });
 });

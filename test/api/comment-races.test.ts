@@ -16,7 +16,10 @@ describe.skipIf(!authIsRunning)('POST /post/comment/:commentId/reply', () => {
       await holder`begin`;
       // Inserts into comments wait; reads do not: the reply finds its parent, then waits to insert.
       await holder`lock table public.comments in share mode`;
-      const reply = api('POST', `/post/comment/${parent.id}/reply`, { token: replier.accessToken, json: { body: 'late' } });
+      const reply = api('POST', `/post/comment/${parent.id}/reply`, {
+        token: replier.accessToken,
+        json: { body: 'late' },
+      });
       await lockWaits(1);
       await holder`delete from public.comments where id = ${parent.id}`;
       await holder`commit`;
@@ -25,7 +28,8 @@ describe.skipIf(!authIsRunning)('POST /post/comment/:commentId/reply', () => {
     } finally {
       holder.release();
     }
-    const [{ replies }] = await asRoot`select count(*)::int as replies from public.comments where parent_id = ${parent.id}`;
+    const [{ replies }] =
+      await asRoot`select count(*)::int as replies from public.comments where parent_id = ${parent.id}`;
     expect(replies).toBe(0);
   });
 });

@@ -16,7 +16,10 @@ afterAll(() => sql.end({ timeout: 1 }));
 function answerOf(statement: Promise<postgres.Row[]>): Promise<string> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const never = new Promise<string>((resolve) => timer = setTimeout(() => resolve('never settled'), 5_000));
-  const answer = statement.then((rows) => `rows of ${rows.map((row) => row.who).join()}`, (error) => `error ${error.code}`);
+  const answer = statement.then(
+    (rows) => `rows of ${rows.map((row) => row.who).join()}`,
+    (error) => `error ${error.code}`,
+  );
   return Promise.race([answer, never]).finally(() => clearTimeout(timer));
 }
 

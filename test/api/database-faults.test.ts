@@ -50,20 +50,24 @@ describe.skipIf(!authIsRunning)('a database that drops connections mid-request',
 });
 
 describe.skipIf(!authIsRunning)("each caller's statement timeout, as PostgREST applies it", () => {
-  it('cuts a statement off with 504 statement_timeout after 3 s for anon and 8 s for a user, then serves again', async () => {
-    const postId = await newPost();
-    const reader = await createAccount('reader');
-    lock = await lockPosts();
-    const [anonymous, anonymousMs] = await timed(get(`/post/${postId}`));
-    expect([anonymous.status, anonymous.body.error.code]).toEqual([504, 'statement_timeout']);
-    expect([anonymousMs >= 2_900, anonymousMs < 6_000]).toEqual([true, true]);
-    const [signedIn, signedInMs] = await timed(get(`/post/${postId}`, reader.accessToken));
-    expect([signedIn.status, signedIn.body.error.code]).toEqual([504, 'statement_timeout']);
-    expect([signedInMs >= 7_900, signedInMs < 11_000]).toEqual([true, true]);
-    await lock.release();
-    lock = undefined;
-    expect((await get(`/post/${postId}`)).status).toBe(200);
-  }, 30_000);
+  it(
+    'cuts a statement off with 504 statement_timeout after 3 s for anon and 8 s for a user, then serves again',
+    async () => {
+      const postId = await newPost();
+      const reader = await createAccount('reader');
+      lock = await lockPosts();
+      const [anonymous, anonymousMs] = await timed(get(`/post/${postId}`));
+      expect([anonymous.status, anonymous.body.error.code]).toEqual([504, 'statement_timeout']);
+      expect([anonymousMs >= 2_900, anonymousMs < 6_000]).toEqual([true, true]);
+      const [signedIn, signedInMs] = await timed(get(`/post/${postId}`, reader.accessToken));
+      expect([signedIn.status, signedIn.body.error.code]).toEqual([504, 'statement_timeout']);
+      expect([signedInMs >= 7_900, signedInMs < 11_000]).toEqual([true, true]);
+      await lock.release();
+      lock = undefined;
+      expect((await get(`/post/${postId}`)).status).toBe(200);
+    },
+    30_000,
+  );
 });
 
 describe.skipIf(!authIsRunning)('a busy pool', () => {
@@ -75,7 +79,11 @@ describe.skipIf(!authIsRunning)('a busy pool', () => {
     const slow = Array.from({ length: 20 }, () => get(`/post/${postId}`, reader.accessToken));
     await lockWaits(1);
     const [profile, waitedMs] = await timed(get(`/${reader.username}`));
-    expect([profile.status, profile.body.error.code, profile.headers.get('retry-after')]).toEqual([503, 'database_busy', '1']);
+    expect([profile.status, profile.body.error.code, profile.headers.get('retry-after')]).toEqual([
+      503,
+      'database_busy',
+      '1',
+    ]);
     expect(waitedMs).toBeLessThan(3_000);
     const health = await get('/health');
     expect([health.status, health.body.database]).toEqual([200, 'up']);
@@ -93,7 +101,9 @@ describe.skipIf(!authIsRunning)('a client that goes away', () => {
     const app = appWith({ SUPABASE_JWKS: '{"keys":[]}' });
     lock = await lockPosts();
     const client = new AbortController();
-    const request = Promise.resolve(app.request(`/api/post/${postId}`, { signal: client.signal })).catch(() => undefined);
+    const request = Promise.resolve(app.request(`/api/post/${postId}`, { signal: client.signal })).catch(() =>
+      undefined
+    );
     await lockWaits(1);
     client.abort();
     await request;

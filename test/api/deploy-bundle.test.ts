@@ -46,7 +46,16 @@ describe('the api function served from its upload alone', () => {
 
   beforeAll(async () => {
     copy = mkdtempSync(join(tmpdir(), 'api-upload-'));
-    await promisify(execFile)(deno, ['run', '--allow-read', '--allow-run', '--allow-write', '--allow-env', 'supabase/stack/function-bundle.ts', 'copy', copy], { cwd: repoRoot });
+    await promisify(execFile)(deno, [
+      'run',
+      '--allow-read',
+      '--allow-run',
+      '--allow-write',
+      '--allow-env',
+      'supabase/stack/function-bundle.ts',
+      'copy',
+      copy,
+    ], { cwd: repoRoot });
     const port = await freePort();
     base = `http://127.0.0.1:${port}/api`;
     // The stack's flags, but reading only inside the copy: a file the upload lacks cannot be read from the repository.
@@ -66,8 +75,16 @@ describe('the api function served from its upload alone', () => {
     if (copy) rmSync(copy, { recursive: true, force: true });
   });
 
-  it('holds the entrypoint, the import map, the templates and Swagger UI\'s two files, and no package folder', () => {
-    for (const file of ['functions/api/index.ts', 'functions/api/deno.json', 'functions/api/templates/confirmation.html', 'node_modules/swagger-ui-dist/swagger-ui.css', 'node_modules/swagger-ui-dist/swagger-ui-bundle.js']) {
+  it("holds the entrypoint, the import map, the templates and Swagger UI's two files, and no package folder", () => {
+    for (
+      const file of [
+        'functions/api/index.ts',
+        'functions/api/deno.json',
+        'functions/api/templates/confirmation.html',
+        'node_modules/swagger-ui-dist/swagger-ui.css',
+        'node_modules/swagger-ui-dist/swagger-ui-bundle.js',
+      ]
+    ) {
       expect(() => readFileSync(join(copy, file)), file).not.toThrow();
     }
     expect(() => readFileSync(join(copy, 'node_modules/swagger-ui-dist/package.json'))).toThrow();
@@ -89,7 +106,7 @@ describe('the api function served from its upload alone', () => {
     expect(Object.keys(document.paths)).toContain('/api/health');
   });
 
-  it('cannot serve Swagger UI\'s styles once they are missing from the upload, and serves them once back', async () => {
+  it("cannot serve Swagger UI's styles once they are missing from the upload, and serves them once back", async () => {
     const css = join(copy, 'node_modules/swagger-ui-dist/swagger-ui.css');
     rmSync(css);
     expect((await fetch(`${base}/docs/swagger-ui-dist/swagger-ui.css`)).status).toBe(500);
@@ -97,7 +114,7 @@ describe('the api function served from its upload alone', () => {
     expect((await fetch(`${base}/docs/swagger-ui-dist/swagger-ui.css`)).status).toBe(200);
   });
 
-  it('answers /docs and serves Swagger UI\'s script and styles from the upload\'s static files', async () => {
+  it("answers /docs and serves Swagger UI's script and styles from the upload's static files", async () => {
     const page = await fetch(`${base}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('docs/swagger-ui-dist/swagger-ui-bundle.js');
@@ -107,5 +124,4 @@ describe('the api function served from its upload alone', () => {
       expect(await response.text()).toBe(readFileSync(join(repoRoot, 'node_modules/swagger-ui-dist', file), 'utf8'));
     }
   });
-
 });

@@ -7,14 +7,20 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appWith } from '../helpers/app.ts';
-import { type Served, serve } from '../helpers/serve.ts';
+import { serve, type Served } from '../helpers/serve.ts';
 
 const chromiumPath = '/usr/bin/chromium';
 const screenshot = 'test/output/docs.png';
 // As root Chromium needs --no-sandbox; the rest keep it from reaching any service of its own.
 const args = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 describe('GET /docs', () => {
@@ -59,11 +65,13 @@ describe('GET /docs', () => {
     await page.goto(`${served.url}/api/docs`);
     expect(outside, 'the page loaded its script and styles from elsewhere').toEqual([]);
     await expect.poll(() => page.locator('.opblock').count(), { timeout: 20_000 }).toBe(operations.length);
-    for (const summary of [
-      'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
-      'Sign in with a username or e-mail and the password',
-      'A profile, with your relation to it when signed in',
-    ]) {
+    for (
+      const summary of [
+        'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
+        'Sign in with a username or e-mail and the password',
+        'A profile, with your relation to it when signed in',
+      ]
+    ) {
       expect(await page.getByText(summary, { exact: true }).isVisible(), summary).toBe(true);
     }
     await page.screenshot({ path: screenshot, fullPage: true });

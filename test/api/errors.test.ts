@@ -20,7 +20,11 @@ describe('the error envelope', () => {
     expect([response.status, response.body.error.code]).toEqual([413, 'payload_too_large']);
     const direct = await appWith({}).request('/api/auth/user', { method: 'POST', body: 'x'.repeat(65 * 1024) });
     expect([direct.status, direct.headers.get('connection')]).toEqual([413, 'close']);
-    const small = await appWith({}).request('/api/auth/user', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    const small = await appWith({}).request('/api/auth/user', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect([small.status === 413, small.headers.get('connection')]).toEqual([false, null]);
   });
 
@@ -30,7 +34,9 @@ describe('the error envelope', () => {
     // A client that announces 100 bytes and sends 5: the facade does not wait for the rest for ever.
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"log`);
+        socket.write(
+          `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"log`,
+        );
       });
       socket.setEncoding('utf8');
       let received = '';
@@ -51,7 +57,9 @@ describe('the error envelope', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(answer).toContain('"code":"request_timeout"');
     // The facade itself, given the same dribble.
-    const dribble = new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"log')) });
+    const dribble = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"log')),
+    });
     const direct = await appWith({}).request('/api/auth/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Length': '100' },
@@ -70,7 +78,11 @@ describe('the error envelope', () => {
   it('answers a known path with a method it does not serve 405, naming the methods in Allow', async () => {
     // Every method some route serves on the path: /post/create is also /post/{postId} to the router.
     const wrong = await api('PATCH', '/post/create');
-    expect([wrong.status, wrong.body.error.code, wrong.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'DELETE, GET, POST, PUT']);
+    expect([wrong.status, wrong.body.error.code, wrong.headers.get('allow')]).toEqual([
+      405,
+      'method_not_allowed',
+      'DELETE, GET, POST, PUT',
+    ]);
     const feed = await api('DELETE', '/feed');
     expect([feed.status, feed.headers.get('allow')]).toEqual([405, 'GET']);
     expect((await api('PATCH', '/no/such/route')).status).toBe(404);
@@ -82,7 +94,9 @@ describe('the error envelope', () => {
     const malformed = await api('GET', '/feed', { token: 'not-a-jwt' });
     expect([malformed.status, malformed.body.error.code]).toEqual([401, 'invalid_token']);
     expect(malformed.body.error.message).toContain('not an access token');
-    expect(malformed.headers.get('www-authenticate')).toMatch(/^Bearer realm="api", error="invalid_token", error_description="/);
+    expect(malformed.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="api", error="invalid_token", error_description="/,
+    );
     const scheme = await api('GET', '/feed', { headers: { Authorization: 'Basic dXNlcjpwYXNz' } });
     expect(scheme.body.error.message).toContain('must be "Bearer <access token>"');
   });
@@ -92,7 +106,11 @@ describe('browsers on other origins', () => {
   it('get a CORS preflight answer and the CORS headers on every response', async () => {
     const preflight = await fetch(`${stack.functionsUrl}/post/create`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+      headers: {
+        Origin: 'https://app.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -100,7 +118,9 @@ describe('browsers on other origins', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE');
     const refused = await api('GET', '/no/such/route', { headers: { Origin: 'https://app.example' } });
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
-    expect(refused.headers.get('access-control-expose-headers')).toBe('X-Request-Id,Retry-After,WWW-Authenticate,Allow,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset');
+    expect(refused.headers.get('access-control-expose-headers')).toBe(
+      'X-Request-Id,Retry-After,WWW-Authenticate,Allow,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset',
+    );
   });
 });
 
@@ -109,30 +129,86 @@ describe('GET /openapi.json', () => {
     const response = await api('GET', '/openapi.json');
     expect(response.status).toBe(200);
     const documented = Object.entries(response.body.paths).flatMap(([path, methods]) =>
-      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
+      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`)
+    );
     // Every operation of docs/API.md's endpoint table: the service's 53, plus health, this document, reporting a
     // comment, the feed, search and notifications (issue 12), and those of issue 22.
     expect(documented.sort()).toEqual([
-      'DELETE /api/admin/post/{postId}', 'DELETE /api/admin/report/{reportId}', 'DELETE /api/admin/user/{username}',
-      'DELETE /api/post/comment/{commentId}', 'DELETE /api/post/{postId}', 'DELETE /api/user', 'DELETE /api/{username}/follower',
-      'GET /api/admin/banHistory/{elementId}', 'GET /api/admin/banHistoryByAdmin/{username}', 'GET /api/admin/bans',
-      'GET /api/admin/reports', 'GET /api/auth/google', 'GET /api/auth/user', 'GET /api/blocks', 'GET /api/close_friends',
-      'GET /api/date', 'GET /api/feed', 'GET /api/follow_requests', 'GET /api/health', 'GET /api/notifications', 'GET /api/openapi.json', 'GET /api/post/comment/{commentId}',
-      'GET /api/post/comment/{commentId}/likes', 'GET /api/post/comment/{commentId}/replies', 'GET /api/post/{postId}',
-      'GET /api/post/{postId}/comments', 'GET /api/post/{postId}/likes', 'GET /api/search', 'GET /api/{username}', 'GET /api/{username}/calendar',
-      'GET /api/{username}/followers', 'GET /api/{username}/following', 'GET /api/{username}/posts',
-      'POST /api/admin/post/{postId}/ban', 'POST /api/admin/user/{username}/ban', 'POST /api/auth/confirm_email',
-      'POST /api/auth/forget_password', 'POST /api/auth/login', 'POST /api/auth/logout', 'POST /api/auth/refresh',
-      'POST /api/auth/register', 'POST /api/auth/requestdeletecode', 'POST /api/auth/resend_code', 'POST /api/auth/reset_password',
-      'POST /api/close_friends/{username}', 'POST /api/notifications/read', 'POST /api/post/comment/{commentId}/like', 'POST /api/post/comment/{commentId}/reply',
-      'POST /api/post/comment/{commentId}/report', 'POST /api/post/create', 'POST /api/post/{postId}/comment', 'POST /api/post/{postId}/like', 'POST /api/post/{postId}/report',
-      'POST /api/{username}/block', 'POST /api/{username}/follow', 'POST /api/{username}/report', 'POST /api/{username}/respond_follow',
-      'PUT /api/post/{postId}', 'PUT /api/resetprofilepicture', 'PUT /api/user',
+      'DELETE /api/admin/post/{postId}',
+      'DELETE /api/admin/report/{reportId}',
+      'DELETE /api/admin/user/{username}',
+      'DELETE /api/post/comment/{commentId}',
+      'DELETE /api/post/{postId}',
+      'DELETE /api/user',
+      'DELETE /api/{username}/follower',
+      'GET /api/admin/banHistory/{elementId}',
+      'GET /api/admin/banHistoryByAdmin/{username}',
+      'GET /api/admin/bans',
+      'GET /api/admin/reports',
+      'GET /api/auth/google',
+      'GET /api/auth/user',
+      'GET /api/blocks',
+      'GET /api/close_friends',
+      'GET /api/date',
+      'GET /api/feed',
+      'GET /api/follow_requests',
+      'GET /api/health',
+      'GET /api/notifications',
+      'GET /api/openapi.json',
+      'GET /api/post/comment/{commentId}',
+      'GET /api/post/comment/{commentId}/likes',
+      'GET /api/post/comment/{commentId}/replies',
+      'GET /api/post/{postId}',
+      'GET /api/post/{postId}/comments',
+      'GET /api/post/{postId}/likes',
+      'GET /api/search',
+      'GET /api/{username}',
+      'GET /api/{username}/calendar',
+      'GET /api/{username}/followers',
+      'GET /api/{username}/following',
+      'GET /api/{username}/posts',
+      'POST /api/admin/post/{postId}/ban',
+      'POST /api/admin/user/{username}/ban',
+      'POST /api/auth/confirm_email',
+      'POST /api/auth/forget_password',
+      'POST /api/auth/login',
+      'POST /api/auth/logout',
+      'POST /api/auth/refresh',
+      'POST /api/auth/register',
+      'POST /api/auth/requestdeletecode',
+      'POST /api/auth/resend_code',
+      'POST /api/auth/reset_password',
+      'POST /api/close_friends/{username}',
+      'POST /api/notifications/read',
+      'POST /api/post/comment/{commentId}/like',
+      'POST /api/post/comment/{commentId}/reply',
+      'POST /api/post/comment/{commentId}/report',
+      'POST /api/post/create',
+      'POST /api/post/{postId}/comment',
+      'POST /api/post/{postId}/like',
+      'POST /api/post/{postId}/report',
+      'POST /api/{username}/block',
+      'POST /api/{username}/follow',
+      'POST /api/{username}/report',
+      'POST /api/{username}/respond_follow',
+      'PUT /api/post/{postId}',
+      'PUT /api/resetprofilepicture',
+      'PUT /api/user',
       // Issue 22: sessions, two-factor, mutes, the data export.
-      'GET /api/user/sessions', 'DELETE /api/user/sessions/{id}', 'POST /api/user/sessions/end_others',
-      'GET /api/user/mfa', 'POST /api/user/mfa/totp', 'POST /api/user/mfa/{factorId}/verify', 'DELETE /api/user/mfa/{factorId}',
-      'POST /api/user/mfa/recovery/code', 'POST /api/user/mfa/recovery', 'DELETE /api/user/mfa/recovery',
-      'POST /api/user/mfa/recovery/complete', 'POST /api/{username}/mute', 'GET /api/mutes', 'GET /api/user/export',
+      'GET /api/user/sessions',
+      'DELETE /api/user/sessions/{id}',
+      'POST /api/user/sessions/end_others',
+      'GET /api/user/mfa',
+      'POST /api/user/mfa/totp',
+      'POST /api/user/mfa/{factorId}/verify',
+      'DELETE /api/user/mfa/{factorId}',
+      'POST /api/user/mfa/recovery/code',
+      'POST /api/user/mfa/recovery',
+      'DELETE /api/user/mfa/recovery',
+      'POST /api/user/mfa/recovery/complete',
+      'POST /api/{username}/mute',
+      'GET /api/mutes',
+      'GET /api/user/export',
       // Issue 39: an e-mailed code proving the owner, to add an authenticator without a password.
       'POST /api/user/mfa/totp/code',
     ].sort());
@@ -149,12 +225,25 @@ describe('GET /openapi.json', () => {
         // Every error answer is the one envelope, naming codes of its status: all of them (Error404), or those its
         // operation can answer (GetPostError404). Health's 503 is its own report of the services.
         for (const status of statuses.filter((code) => code >= '400' && !(path === '/api/health' && code === '503'))) {
-          const answer = operation.responses[status] as { content: { 'application/json': { schema: { $ref: string } } } };
+          const answer = operation.responses[status] as {
+            content: { 'application/json': { schema: { $ref: string } } };
+          };
           const ref = answer.content['application/json'].schema.$ref;
-          expect([method, path, status, ref]).toEqual([method, path, status, expect.stringMatching(new RegExp(`^#/components/schemas/(\\w+)?Error${status}$`))]);
-          const codes: string[] = response.body.components.schemas[ref.split('/').pop()!].properties.error.properties.code.enum;
+          expect([method, path, status, ref]).toEqual([
+            method,
+            path,
+            status,
+            expect.stringMatching(new RegExp(`^#/components/schemas/(\\w+)?Error${status}$`)),
+          ]);
+          const codes: string[] =
+            response.body.components.schemas[ref.split('/').pop()!].properties.error.properties.code.enum;
           const ofStatus = errorCodes[Number(status)].codes;
-          expect([method, path, status, codes.filter((code) => !ofStatus.includes(code))]).toEqual([method, path, status, []]);
+          expect([method, path, status, codes.filter((code) => !ofStatus.includes(code))]).toEqual([
+            method,
+            path,
+            status,
+            [],
+          ]);
         }
       }
     }
@@ -170,7 +259,9 @@ describe('GET /openapi.json', () => {
     expect(codesOf('/api/post/{postId}', 'get', '404')).toContain('post_not_found');
     expect(codesOf('/api/post/{postId}', 'get', '404')).not.toContain('user_not_found');
     expect(codesOf('/api/{username}/follow', 'post', '404')).toContain('user_not_found');
-    expect(codesOf('/api/post/create', 'post', '429')).toEqual(expect.arrayContaining(['too_many_posts', 'too_many_mentions', 'too_many_requests']));
+    expect(codesOf('/api/post/create', 'post', '429')).toEqual(
+      expect.arrayContaining(['too_many_posts', 'too_many_mentions', 'too_many_requests']),
+    );
     expect(codesOf('/api/post/create', 'post', '429')).not.toContain('too_many_follows');
     expect(codesOf('/api/feed', 'get', '400')).toContain('invalid_cursor');
     expect(codesOf('/api/post/{postId}', 'get', '400')).not.toContain('invalid_cursor');

@@ -9,10 +9,19 @@ import { authIsRunning, stack } from '../helpers/stack.ts';
 describe.skipIf(!authIsRunning)('the data export', () => {
   it("holds everything the account owns and its relations, and never another account's private data", async () => {
     const [owner, friend, shy, blocker, pest] = await Promise.all(
-      ['owner', 'friend', 'shy', 'blocker', 'pest'].map((label) => createAccount(label, { isPrivate: label === 'shy' })),
+      ['owner', 'friend', 'shy', 'blocker', 'pest'].map((label) =>
+        createAccount(label, { isPrivate: label === 'shy' })
+      ),
     );
-    const mine = await rpc(owner, 'create_post', { p_body: 'only me', p_privacy: 'private', p_media: [`${owner.id}/a.jpg`] });
-    const friendsPost = await rpc(friend, 'create_post', { p_body: 'for close friends of friend', p_privacy: 'close_friends' });
+    const mine = await rpc(owner, 'create_post', {
+      p_body: 'only me',
+      p_privacy: 'private',
+      p_media: [`${owner.id}/a.jpg`],
+    });
+    const friendsPost = await rpc(friend, 'create_post', {
+      p_body: 'for close friends of friend',
+      p_privacy: 'close_friends',
+    });
     await rpc(friend, 'set_close_friend', { p_username: owner.username, p_close: true });
     await rpc(owner, 'follow', { p_username: friend.username });
     await rpc(owner, 'follow', { p_username: shy.username }); // a pending request
@@ -53,7 +62,7 @@ describe.skipIf(!authIsRunning)('the data export', () => {
     }
   });
 
-  it('is the signed-in owner\'s only', async () => {
+  it("is the signed-in owner's only", async () => {
     expect((await api('GET', '/user/export')).status).toBe(401);
     const other = await createAccount('other');
     const archive = (await api('GET', '/user/export', { token: other.accessToken })).body;
@@ -62,9 +71,12 @@ describe.skipIf(!authIsRunning)('the data export', () => {
   });
 
   it('is one at a time per account, refused before its 200, and an archive of 20,000 posts arrives whole', async () => {
-    const [owner, ...neighbours] = await Promise.all(['prolific', 'one', 'two', 'three'].map((label) => createAccount(label)));
+    const [owner, ...neighbours] = await Promise.all(
+      ['prolific', 'one', 'two', 'three'].map((label) => createAccount(label)),
+    );
     await asRoot`insert into public.posts (author_id, body) select ${owner.id}, 'day ' || n from generate_series(1, 20000) n`;
-    const exportOf = (token: string) => fetch(`${stack.functionsUrl}/user/export`, { headers: { Authorization: `Bearer ${token}` } });
+    const exportOf = (token: string) =>
+      fetch(`${stack.functionsUrl}/user/export`, { headers: { Authorization: `Bearer ${token}` } });
     // The first export answers 200 at once; its body is left unread for now, so its transaction stays open.
     const first = await exportOf(owner.accessToken);
     expect(first.status).toBe(200);
@@ -74,13 +86,21 @@ describe.skipIf(!authIsRunning)('the data export', () => {
       const body = await answer.json() as { error?: { code: string } };
       return { status: answer.status, code: body.error?.code, retryAfter: Number(answer.headers.get('Retry-After')) };
     }));
-    expect(more).toEqual(Array.from({ length: 8 }, () => ({ status: 429, code: 'export_in_progress', retryAfter: 10 })));
+    expect(more).toEqual(
+      Array.from({ length: 8 }, () => ({ status: 429, code: 'export_in_progress', retryAfter: 10 })),
+    );
     // The first archive is read now, whole: each batch is a statement of its own, not one cut short by the 8 s
     // timeout. Meanwhile other accounts export and read, none answered 503.
-    const [text, others] = await Promise.all([first.text(), Promise.all([
-      ...neighbours.map((neighbour) => api('GET', '/user/export', { token: neighbour.accessToken })),
-      ...Array.from({ length: 12 }, () => api('GET', `/${owner.username}/posts`, { token: neighbours[0].accessToken })),
-    ])]);
+    const [text, others] = await Promise.all([
+      first.text(),
+      Promise.all([
+        ...neighbours.map((neighbour) => api('GET', '/user/export', { token: neighbour.accessToken })),
+        ...Array.from(
+          { length: 12 },
+          () => api('GET', `/${owner.username}/posts`, { token: neighbours[0].accessToken }),
+        ),
+      ]),
+    ]);
     expect(others.map((answer) => answer.status)).toEqual(others.map(() => 200));
     const archive = JSON.parse(text);
     expect(archive.posts).toHaveLength(20000);

@@ -2,7 +2,7 @@
 // wins over /:username, and validates its query.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
-import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
+import { registerAndConfirm, type Registered } from '../helpers/registration.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('GET /feed', () => {
@@ -14,9 +14,12 @@ describe.skipIf(!authIsRunning)('GET /feed', () => {
     await api('POST', `/${friend.username}/follow`, { token: reader.session.access_token });
   });
 
-  it('answers a page of the followed accounts\' posts and one\'s own, by day too', async () => {
+  it("answers a page of the followed accounts' posts and one's own, by day too", async () => {
     const token = reader.session.access_token;
-    const theirs = await api('POST', '/post/create', { token: friend.session.access_token, json: { body: 'from a friend' } });
+    const theirs = await api('POST', '/post/create', {
+      token: friend.session.access_token,
+      json: { body: 'from a friend' },
+    });
     const mine = await api('POST', '/post/create', { token, json: { body: 'from me' } });
     const page = await api('GET', '/feed?limit=1', { token });
     expect(page.status).toBe(200);

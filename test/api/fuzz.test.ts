@@ -8,7 +8,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { rpc } from '../helpers/db.ts';
 import {
-  describeRequest, type FuzzRequest, generate, hash, type Identity, type Operation, operationsOf, random, type World,
+  describeRequest,
+  type FuzzRequest,
+  generate,
+  hash,
+  type Identity,
+  type Operation,
+  operationsOf,
+  random,
+  type World,
 } from '../helpers/fuzz.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
@@ -31,7 +39,9 @@ const operations = operationsOf(served);
 function documentedCodes(operation: Operation, status: number): string[] | undefined {
   const answer = served.paths[operation.path]?.[operation.method.toLowerCase()]?.responses?.[String(status)];
   const ref: string | undefined = answer?.content?.['application/json']?.schema?.$ref;
-  return ref ? served.components.schemas[ref.replace('#/components/schemas/', '')]?.properties?.error?.properties?.code?.enum : undefined;
+  return ref
+    ? served.components.schemas[ref.replace('#/components/schemas/', '')]?.properties?.error?.properties?.code?.enum
+    : undefined;
 }
 
 /** A signed-in user of its own for one operation, private, with a pending follow request from `target`, and
@@ -87,7 +97,11 @@ async function forgedAuthorizations(actor: Account): Promise<string[]> {
   const [head, payload, signature] = actor.accessToken.split('.');
   const now = Math.floor(Date.now() / 1000);
   const sign = (claims: Record<string, unknown>, key: Parameters<SignJWT['sign']>[0] = realKey, alg = 'ES256') =>
-    new SignJWT({ ...honest, ...claims }).setProtectedHeader({ alg, ...(key === realKey && { kid: stack.signingKey.kid }), typ: 'JWT' }).sign(key);
+    new SignJWT({ ...honest, ...claims }).setProtectedHeader({
+      alg,
+      ...(key === realKey && { kid: stack.signingKey.kid }),
+      typ: 'JWT',
+    }).sign(key);
   const tokens = [
     await sign({}, otherKey),
     `${base64url({ alg: 'none', typ: 'JWT' })}.${payload}.`,
@@ -132,10 +146,17 @@ async function send(request: FuzzRequest, headers: Record<string, string>): Prom
       signal: AbortSignal.timeout(deadlineMs),
     });
     const text = await response.text();
-    return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, ms: Date.now() - started };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      text,
+      ms: Date.now() - started,
+    };
   } catch (error) {
     const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } };
-    const failed = name === 'TimeoutError' ? `no answer within ${deadlineMs / 1000} s` : `no answer: ${name}: ${message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+    const failed = name === 'TimeoutError'
+      ? `no answer within ${deadlineMs / 1000} s`
+      : `no answer: ${name}: ${message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
     return { failed, ms: Date.now() - started };
   }
 }
@@ -145,7 +166,9 @@ function problemWith(outcome: Outcome, operation: Operation): string | undefined
   if ('failed' in outcome) return outcome.failed;
   if (outcome.status >= 500) return `answered ${outcome.status}`;
   if (outcome.status < 400) return undefined;
-  if (!outcome.contentType.includes('application/json')) return `answered ${outcome.status} as ${outcome.contentType || 'no content type'}, not JSON`;
+  if (!outcome.contentType.includes('application/json')) {
+    return `answered ${outcome.status} as ${outcome.contentType || 'no content type'}, not JSON`;
+  }
   let body: { error?: { code?: unknown; message?: unknown } } | undefined;
   try {
     body = JSON.parse(outcome.text);
@@ -158,7 +181,9 @@ function problemWith(outcome: Outcome, operation: Operation): string | undefined
   // A status the operation's document lists must carry one of the codes listed for it. (A mutated request can
   // meet another operation, or a body limit an operation without a body does not list: its status is not checked.)
   const codes = documentedCodes(operation, outcome.status);
-  if (codes && !codes.includes(body.error.code)) return `answered ${outcome.status} ${body.error.code}, a code its document does not list for it`;
+  if (codes && !codes.includes(body.error.code)) {
+    return `answered ${outcome.status} ${body.error.code}, a code its document does not list for it`;
+  }
   return undefined;
 }
 
@@ -180,15 +205,24 @@ const startedAt = Date.now();
 describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (FUZZ_SEED=${seedText})`, () => {
   afterAll(() => {
     const tally = [...statuses].sort().map(([status, count]) => `${status}×${count}`).join(' ');
-    console.log(`fuzz: ${sent} requests to ${operations.length} operations in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, FUZZ_SEED=${seedText}: ${tally}`);
+    console.log(
+      `fuzz: ${sent} requests to ${operations.length} operations in ${
+        ((Date.now() - startedAt) / 1000).toFixed(1)
+      } s, FUZZ_SEED=${seedText}: ${tally}`,
+    );
   });
 
   it('finds the operations in the document, and makes the same requests from the same seed', () => {
     expect(operations.length).toBeGreaterThan(50);
-    const world: World = { known: { username: ['someone'], postId: [crypto.randomUUID()] }, hostileAuthorizations: ['Bearer x.y.z'] };
+    const world: World = {
+      known: { username: ['someone'], postId: [crypto.randomUUID()] },
+      hostileAuthorizations: ['Bearer x.y.z'],
+    };
     const run = (from: number) => {
       const rng = random(from);
-      return operations.flatMap((operation) => [0, 1, 2, 3, 4].map((i) => generate(rng, operation, world, identities[i])));
+      return operations.flatMap((operation) =>
+        [0, 1, 2, 3, 4].map((i) => generate(rng, operation, world, identities[i]))
+      );
     };
     expect(run(seed)).toEqual(run(seed));
     expect(run(seed)).not.toEqual(run(seed + 1));
@@ -200,7 +234,10 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
       // The next operation's accounts are made while this one's requests run.
       if (position + 1 < operations.length) arranged(position + 1).catch(() => undefined);
       const rng = random(hash(`${seed}:${operation.name}`));
-      const requests = Array.from({ length: requestsPerOperation }, (_, i) => generate(rng, operation, world, identities[i % identities.length]));
+      const requests = Array.from(
+        { length: requestsPerOperation },
+        (_, i) => generate(rng, operation, world, identities[i % identities.length]),
+      );
       const failures: string[] = [];
       await inParallel(requests, concurrency, async (request, index) => {
         const headers = { ...request.headers };
@@ -211,16 +248,25 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
         const problem = problemWith(outcome, operation);
         if (problem) {
-          const shown = request.identity === 'signed-in' ? { ...headers, Authorization: `Bearer <access token of ${actor.username}>` } : headers;
+          const shown = request.identity === 'signed-in'
+            ? { ...headers, Authorization: `Bearer <access token of ${actor.username}>` }
+            : headers;
           failures.push([
-            `${operation.name}: ${problem} after ${outcome.ms} ms (request ${index + 1} of ${requests.length}, ${request.identity}; ${request.mutations.join('; ')})`,
+            `${operation.name}: ${problem} after ${outcome.ms} ms (request ${
+              index + 1
+            } of ${requests.length}, ${request.identity}; ${request.mutations.join('; ')})`,
             `reproduce: FUZZ_SEED=${seedText} npm test -- test/api/fuzz.test.ts -t '${operation.name}'`,
             describeRequest(request, shown),
-            'status' in outcome ? `response: ${outcome.status} ${outcome.contentType} ${outcome.text.slice(0, 500)}` : '',
+            'status' in outcome
+              ? `response: ${outcome.status} ${outcome.contentType} ${outcome.text.slice(0, 500)}`
+              : '',
           ].join('\n'));
         }
         // Signing out ends the session the next requests carry: sign in again.
-        if (operation.name === 'POST /api/auth/logout' && request.identity === 'signed-in' && 'status' in outcome && outcome.status === 200) {
+        if (
+          operation.name === 'POST /api/auth/logout' && request.identity === 'signed-in' && 'status' in outcome &&
+          outcome.status === 200
+        ) {
           const signedIn = await authClient().signInWithPassword({ email: actor.email, password: defaultPassword });
           if (signedIn.data.session) actor.accessToken = signedIn.data.session.access_token;
         }

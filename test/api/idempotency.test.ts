@@ -9,7 +9,11 @@ import { api } from '../helpers/http.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 function send(account: Account, path: string, json: unknown, key?: string) {
-  return api('POST', path, { token: account.accessToken, json, headers: key === undefined ? {} : { 'Idempotency-Key': key } });
+  return api('POST', path, {
+    token: account.accessToken,
+    json,
+    headers: key === undefined ? {} : { 'Idempotency-Key': key },
+  });
 }
 
 async function count(table: 'posts' | 'comments' | 'reports', column: string, id: string): Promise<number> {
@@ -31,7 +35,8 @@ describe.skipIf(!authIsRunning)('Idempotency-Key', () => {
     const retry = await send(author, '/post/create', { body: 'only once' }, key);
     expect(first.status).toBe(201);
     expect([retry.status, retry.body]).toEqual([201, first.body]);
-    const [row] = await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'only once'`;
+    const [row] =
+      await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'only once'`;
     expect(row.n).toBe(1);
     // Without a key, the same body is a second post.
     expect((await send(author, '/post/create', { body: 'only once' })).body.id).not.toBe(first.body.id);
@@ -39,10 +44,13 @@ describe.skipIf(!authIsRunning)('Idempotency-Key', () => {
 
   it('eight retries at once create one post', async () => {
     const key = randomUUID();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => send(author, '/post/create', { body: 'raced' }, key)));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => send(author, '/post/create', { body: 'raced' }, key)),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
-    const [row] = await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'raced'`;
+    const [row] =
+      await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'raced'`;
     expect(row.n).toBe(1);
   });
 
@@ -51,7 +59,8 @@ describe.skipIf(!authIsRunning)('Idempotency-Key', () => {
     expect((await send(author, '/post/create', { body: 'first' }, key)).status).toBe(201);
     const other = await send(author, '/post/create', { body: 'second' }, key);
     expect([other.status, other.body.error.code]).toEqual([409, 'idempotency_key_reused']);
-    const [row] = await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'second'`;
+    const [row] =
+      await asRoot`select count(*)::int as n from public.posts where author_id = ${author.id} and body = 'second'`;
     expect(row.n).toBe(0);
   });
 
@@ -79,10 +88,14 @@ describe.skipIf(!authIsRunning)('Idempotency-Key', () => {
 
     const replyKey = randomUUID();
     const reply = await send(other, `/post/comment/${comment.body.id}/reply`, { body: 'a reply' }, replyKey);
-    expect((await send(other, `/post/comment/${comment.body.id}/reply`, { body: 'a reply' }, replyKey)).body).toEqual(reply.body);
+    expect((await send(other, `/post/comment/${comment.body.id}/reply`, { body: 'a reply' }, replyKey)).body).toEqual(
+      reply.body,
+    );
     expect(await count('comments', 'post_id', post)).toBe(2);
 
-    for (const path of [`/post/${post}/report`, `/post/comment/${comment.body.id}/report`, `/${other.username}/report`]) {
+    for (
+      const path of [`/post/${post}/report`, `/post/comment/${comment.body.id}/report`, `/${other.username}/report`]
+    ) {
       const key = randomUUID();
       const first = await send(author, path, { reason: 'spam' }, key);
       const retry = await send(author, path, { reason: 'spam' }, key);
@@ -95,7 +108,11 @@ describe.skipIf(!authIsRunning)('Idempotency-Key', () => {
   it('refuses a key that is empty, too long or not visible ASCII', async () => {
     for (const key of ['', 'a'.repeat(256), 'two words', 'cl\xc3\xa9']) {
       const answer = await send(author, '/post/create', { body: 'bad key' }, key);
-      expect([JSON.stringify(key).slice(0, 20), answer.status, answer.body.error.code]).toEqual([JSON.stringify(key).slice(0, 20), 400, 'validation_failed']);
+      expect([JSON.stringify(key).slice(0, 20), answer.status, answer.body.error.code]).toEqual([
+        JSON.stringify(key).slice(0, 20),
+        400,
+        'validation_failed',
+      ]);
     }
     // A key whose bytes are not UTF-8 (fetch sends é as the one byte 0xE9) is refused before the key is read.
     const latin1 = await send(author, '/post/create', { body: 'bad key' }, 'clé');

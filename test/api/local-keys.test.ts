@@ -17,10 +17,15 @@ describe('the local API keys', () => {
   });
 
   it('open the gateway; a key minted from another secret does not', async () => {
-    const read = (key: string) => fetch(`${stack.apiUrl}/rest/v1/posts?select=id&limit=1`, { headers: { apikey: key, Authorization: `Bearer ${key}` } });
+    const read = (key: string) =>
+      fetch(`${stack.apiUrl}/rest/v1/posts?select=id&limit=1`, {
+        headers: { apikey: key, Authorization: `Bearer ${key}` },
+      });
     expect((await read(stack.anonKey)).status).toBe(200);
     const forged = await new SignJWT({ role: 'anon', iss: 'supabase' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt(localKeyIssuedAt).setExpirationTime(localKeyExpires).sign(new TextEncoder().encode('another-secret-of-at-least-32-characters'));
+      .setIssuedAt(localKeyIssuedAt).setExpirationTime(localKeyExpires).sign(
+        new TextEncoder().encode('another-secret-of-at-least-32-characters'),
+      );
     expect((await read(forged)).status).toBe(401);
   });
 });

@@ -28,15 +28,21 @@ async function subjectsTo(email: string): Promise<string[]> {
 }
 
 auth('a flood of code requests for one account', () => {
-  it('sends one e-mail of each kind a minute, whichever of Auth\'s doors and the facade\'s 25 clients knock on at once', async () => {
+  it("sends one e-mail of each kind a minute, whichever of Auth's doors and the facade's 25 clients knock on at once", async () => {
     const victim = await createAccount('victim');
     const sources = sourceAddresses(25);
     // Auth answers the refused ones 429; the facade its usual 200, whatever happened. The test stack's Auth lets
     // a reset and a one-time code (one token in Auth) go a second apart: each round waits for it.
-    const recover = await Promise.all(sources.map((source) => authFrom(source, 'POST', '/recover', { email: victim.email })));
+    const recover = await Promise.all(
+      sources.map((source) => authFrom(source, 'POST', '/recover', { email: victim.email })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const otp = await Promise.all(sources.map((source) => authFrom(source, 'POST', '/otp', { email: victim.email, create_user: false })));
-    const facade = await Promise.all(sources.map((source) => apiFrom(source, 'POST', '/auth/forget_password', { json: { email: victim.email } })));
+    const otp = await Promise.all(
+      sources.map((source) => authFrom(source, 'POST', '/otp', { email: victim.email, create_user: false })),
+    );
+    const facade = await Promise.all(
+      sources.map((source) => apiFrom(source, 'POST', '/auth/forget_password', { json: { email: victim.email } })),
+    );
     expect([recover, otp].map((answers) => answers.map((answer) => answer.status).sort().join()))
       .toEqual([recover, otp].map(() => [200, ...Array(24).fill(429)].join()));
     expect(new Set(facade.map((answer) => answer.status))).toEqual(new Set([200]));
@@ -49,18 +55,28 @@ auth('a flood of code requests for one account', () => {
 
   it('sends one sign-up code a minute however /signup and /resend are repeated', async () => {
     const email = uniqueEmail('pending');
-    expect((await authFrom('127.0.0.2', 'POST', '/signup', { email, password: defaultPassword, data: { username: `p_${Date.now().toString(36)}` } })).status).toBe(200);
-    await Promise.all(sourceAddresses(20).flatMap((source) => [
-      authFrom(source, 'POST', '/resend', { type: 'signup', email }),
-      authFrom(source, 'POST', '/signup', { email, password: defaultPassword }),
-      apiFrom(source, 'POST', '/auth/resend_code', { json: { email } }),
-    ]));
+    expect(
+      (await authFrom('127.0.0.2', 'POST', '/signup', {
+        email,
+        password: defaultPassword,
+        data: { username: `p_${Date.now().toString(36)}` },
+      })).status,
+    ).toBe(200);
+    await Promise.all(
+      sourceAddresses(20).flatMap((source) => [
+        authFrom(source, 'POST', '/resend', { type: 'signup', email }),
+        authFrom(source, 'POST', '/signup', { email, password: defaultPassword }),
+        apiFrom(source, 'POST', '/auth/resend_code', { json: { email } }),
+      ]),
+    );
     expect(await subjectsTo(email)).toEqual([subjects.confirmation]);
   });
 
-  it('still lets another account\'s code out at once', async () => {
+  it("still lets another account's code out at once", async () => {
     const [victim, bystander] = [await createAccount('victim'), await createAccount('bystander')];
-    await Promise.all(sourceAddresses(10).map((source) => authFrom(source, 'POST', '/recover', { email: victim.email })));
+    await Promise.all(
+      sourceAddresses(10).map((source) => authFrom(source, 'POST', '/recover', { email: victim.email })),
+    );
     expect((await authFrom('127.0.0.2', 'POST', '/recover', { email: bystander.email })).status).toBe(200);
     expect(await subjectsTo(bystander.email)).toEqual([subjects.recovery]);
   });
@@ -72,7 +88,8 @@ auth('the hourly budgets', () => {
   beforeAll(async () => {
     kept = await asRoot`select scope, max_mails from private.mail_limits`;
     // Far enough from the hour's turn, when the counts start again.
-    const [{ seconds }] = await asRoot`select extract(epoch from date_trunc('hour', now()) + interval '1 hour' - now())::int as seconds`;
+    const [{ seconds }] =
+      await asRoot`select extract(epoch from date_trunc('hour', now()) + interval '1 hour' - now())::int as seconds`;
     if (seconds < 30) await new Promise((resolve) => setTimeout(resolve, (seconds + 1) * 1000));
     // Three e-mails an hour per address, and room for six more in the project's hour than the suite has sent.
     const [{ sent }] = await asRoot`
@@ -81,7 +98,9 @@ auth('the hourly budgets', () => {
   });
 
   afterAll(async () => {
-    for (const limit of kept) await asRoot`update private.mail_limits set max_mails = ${limit.max_mails} where scope = ${limit.scope}`;
+    for (const limit of kept) {
+      await asRoot`update private.mail_limits set max_mails = ${limit.max_mails} where scope = ${limit.scope}`;
+    }
   });
 
   it('stop one address at its share, not another address, and the project at its budget', async () => {
@@ -122,39 +141,63 @@ auth('every e-mail Auth sends through the hook', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100)); // Auth: a second between a reset and a one-time code
     expect((await client.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull();
     expect((await client.reauthenticate()).error).toBeNull();
-    expect(await subjectsTo(email)).toEqual([subjects.confirmation, subjects.recovery, subjects.magicLink, subjects.reauthentication].sort());
+    expect(await subjectsTo(email)).toEqual(
+      [subjects.confirmation, subjects.recovery, subjects.magicLink, subjects.reauthentication].sort(),
+    );
 
     const invited = uniqueEmail('invited');
     const invite = await fetch(`${stack.apiUrl}/auth/v1/invite`, {
       method: 'POST',
-      headers: { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}`, 'Content-Type': 'application/json' },
+      headers: {
+        apikey: stack.serviceRoleKey,
+        Authorization: `Bearer ${stack.serviceRoleKey}`,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ email: invited, data: { username: `inv_${Date.now().toString(36)}` } }),
     });
     expect(invite.status).toBe(200);
     const [invitation] = await mailsTo(invited);
     expect(invitation.subject).toBe(subjects.invite);
-    expect((await authClient().verifyOtp({ email: invited, token: invitation.code!, type: 'invite' })).error).toBeNull();
+    expect((await authClient().verifyOtp({ email: invited, token: invitation.code!, type: 'invite' })).error)
+      .toBeNull();
   });
 
   it('for an e-mail change: a code to each address, each confirming its own', async () => {
     const member = await registerAndConfirm('mover');
     const newEmail = uniqueEmail('moved');
-    const change = await api('PUT', '/user', { token: member.session.access_token, json: { email: newEmail, current_password: member.password } });
+    const change = await api('PUT', '/user', {
+      token: member.session.access_token,
+      json: { email: newEmail, current_password: member.password },
+    });
     expect(change.status).toBe(200);
     const [toNew] = await mailsTo(newEmail);
     const [toOld] = (await mailsTo(member.email, 0)).filter((mail) => mail.subject === subjects.emailChange);
     expect([toNew.subject, toOld?.subject]).toEqual([subjects.emailChange, subjects.emailChange]);
-    expect((await api('POST', '/auth/confirm_email', { json: { email: member.email, code: toOld.code, type: 'email_change' } })).status).toBe(202);
-    const done = await api('POST', '/auth/confirm_email', { json: { email: newEmail, code: toNew.code, type: 'email_change' } });
+    expect(
+      (await api('POST', '/auth/confirm_email', {
+        json: { email: member.email, code: toOld.code, type: 'email_change' },
+      })).status,
+    ).toBe(202);
+    const done = await api('POST', '/auth/confirm_email', {
+      json: { email: newEmail, code: toNew.code, type: 'email_change' },
+    });
     expect([done.status, done.body.user?.email]).toEqual([200, newEmail]);
   });
 
-  it('is refused to anyone but Auth: a request not signed with the hook\'s secret sends nothing', async () => {
+  it("is refused to anyone but Auth: a request not signed with the hook's secret sends nothing", async () => {
     const email = uniqueEmail('forged');
     const forged = await fetch(`${stack.functionsUrl}/hooks/send_email`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2Vk' },
-      body: JSON.stringify({ user: { id: crypto.randomUUID(), email }, email_data: { email_action_type: 'recovery', token: '123456' } }),
+      headers: {
+        'Content-Type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,Zm9yZ2Vk',
+      },
+      body: JSON.stringify({
+        user: { id: crypto.randomUUID(), email },
+        email_data: { email_action_type: 'recovery', token: '123456' },
+      }),
     });
     expect(forged.status).toBe(401);
     expect(await mailsTo(email)).toEqual([]);

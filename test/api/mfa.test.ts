@@ -13,9 +13,11 @@ import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
 /** The code an authenticator app shows, `periods` 30-second steps from now (Auth accepts one step either way). */
-const codeOf = (secret: string, periods = 0) => new TOTP({ secret }).generate({ timestamp: Date.now() + periods * 30_000 });
+const codeOf = (secret: string, periods = 0) =>
+  new TOTP({ secret }).generate({ timestamp: Date.now() + periods * 30_000 });
 /** A code Auth refuses now: none of the three it accepts. */
-const wrongCodeOf = (secret: string) => ['000000', '111111', '222222', '333333'].find((code) => ![-1, 0, 1].some((p) => codeOf(secret, p) === code))!;
+const wrongCodeOf = (secret: string) =>
+  ['000000', '111111', '222222', '333333'].find((code) => ![-1, 0, 1].some((p) => codeOf(secret, p) === code))!;
 
 async function logIn(account: Account) {
   const answer = await api('POST', '/auth/login', { json: { login: account.username, password: defaultPassword } });
@@ -25,10 +27,16 @@ async function logIn(account: Account) {
 
 /** `account` with a verified TOTP factor: its secret, the factor's id and an aal2 session's access token. */
 async function withFactor(account: Account) {
-  const enrolled = await api('POST', '/user/mfa/totp', { token: account.accessToken, json: { friendly_name: 'phone', current_password: defaultPassword } });
+  const enrolled = await api('POST', '/user/mfa/totp', {
+    token: account.accessToken,
+    json: { friendly_name: 'phone', current_password: defaultPassword },
+  });
   expect(enrolled.status).toBe(200);
   const { id, secret } = enrolled.body;
-  const verified = await api('POST', `/user/mfa/${id}/verify`, { token: account.accessToken, json: { code: codeOf(secret) } });
+  const verified = await api('POST', `/user/mfa/${id}/verify`, {
+    token: account.accessToken,
+    json: { code: codeOf(secret) },
+  });
   expect(verified.status).toBe(200);
   await letCodesPass(id);
   return { id, secret, aal2: verified.body.session.access_token as string, verified };
@@ -45,20 +53,38 @@ async function letCodesPass(factorId: string): Promise<void> {
 describe.skipIf(!authIsRunning)('two-factor', () => {
   it('enrolls an authenticator app, counts it once a code is verified, and refuses a wrong code', async () => {
     const owner = await createAccount('owner');
-    const enrolled = await api('POST', '/user/mfa/totp', { token: owner.accessToken, json: { friendly_name: 'phone', current_password: defaultPassword } });
+    const enrolled = await api('POST', '/user/mfa/totp', {
+      token: owner.accessToken,
+      json: { friendly_name: 'phone', current_password: defaultPassword },
+    });
     expect(enrolled.status).toBe(200);
     expect(enrolled.body.uri).toMatch(/^otpauth:\/\/totp\//);
     expect((await api('GET', '/user/mfa', { token: owner.accessToken })).body)
       .toMatchObject({ aal: 'aal1', factors: [{ id: enrolled.body.id, status: 'unverified', factor_type: 'totp' }] });
     expect((await logIn(owner)).mfa).toMatchObject({ aal: 'aal1', step_up_required: false, factors: [] });
 
-    const wrong = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: owner.accessToken, json: { code: '000000' } });
+    const wrong = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
+      token: owner.accessToken,
+      json: { code: '000000' },
+    });
     expect(wrong).toMatchObject({ status: 400, body: { error: { code: 'invalid_code' } } });
-    const right = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: owner.accessToken, json: { code: codeOf(enrolled.body.secret) } });
+    const right = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
+      token: owner.accessToken,
+      json: { code: codeOf(enrolled.body.secret) },
+    });
     expect(right.status).toBe(200);
-    expect(right.body.mfa).toMatchObject({ aal: 'aal2', step_up_required: false, factors: [{ id: enrolled.body.id, factor_type: 'totp' }] });
+    expect(right.body.mfa).toMatchObject({
+      aal: 'aal2',
+      step_up_required: false,
+      factors: [{ id: enrolled.body.id, factor_type: 'totp' }],
+    });
     const other = await createAccount('other');
-    expect((await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: other.accessToken, json: { code: codeOf(enrolled.body.secret) } })).status)
+    expect(
+      (await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
+        token: other.accessToken,
+        json: { code: codeOf(enrolled.body.secret) },
+      })).status,
+    )
       .toBe(404);
   });
 
@@ -70,11 +96,16 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const aal1 = login.session.access_token;
 
     const refusals = [
-      await api('PUT', '/user', { token: aal1, json: { password: 'another good password', current_password: defaultPassword } }),
+      await api('PUT', '/user', {
+        token: aal1,
+        json: { password: 'another good password', current_password: defaultPassword },
+      }),
       await api('DELETE', '/user', { token: aal1, json: { code: '123456' } }),
       await api('DELETE', `/user/mfa/${id}`, { token: aal1 }),
     ];
-    for (const refused of refusals) expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    for (const refused of refusals) {
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    }
     // What does not lock anybody out stays open at aal1.
     expect((await api('PUT', '/user', { token: aal1, json: { bio: 'still me' } })).status).toBe(200);
 
@@ -89,18 +120,23 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect((await logIn(owner)).mfa).toMatchObject({ step_up_required: false, factors: [] });
   });
 
-  it("an admin with a second factor acts and sees as one only from an aal2 session; an admin without one as before", async () => {
+  it('an admin with a second factor acts and sees as one only from an aal2 session; an admin without one as before', async () => {
     const [guarded, plain] = await Promise.all([createAccount('guarded'), createAccount('plain')]);
     await Promise.all([makeAdmin(guarded), makeAdmin(plain)]);
     const { aal2 } = await withFactor(guarded);
     const aal1 = (await logIn(guarded)).session.access_token;
-    expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    expect(await api('GET', '/admin/bans', { token: aal1 })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'second_factor_required' } },
+    });
     expect((await api('GET', '/admin/bans', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/admin/bans', { token: plain.accessToken })).status).toBe(200);
 
     // Its powers in the policies too: at aal1 it reads as the user it also is, at aal2 as an admin.
     const writer = await createAccount('writer');
-    const secret = (await api('POST', '/post/create', { token: writer.accessToken, json: { body: 'only me', privacy: 'private' } })).body.id;
+    const secret =
+      (await api('POST', '/post/create', { token: writer.accessToken, json: { body: 'only me', privacy: 'private' } }))
+        .body.id;
     expect((await api('GET', `/post/${secret}`, { token: aal1 })).status).toBe(404);
     expect((await api('GET', `/post/${secret}`, { token: aal2 })).status).toBe(200);
   });
@@ -114,7 +150,10 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const since = new Date();
     expect((await api('POST', '/user/mfa/recovery/code', { token: aal1 })).status).toBe(200);
     expect((await api('POST', '/user/mfa/recovery', { token: aal1, json: { code: '000000' } })).status).toBe(400);
-    const started = await api('POST', '/user/mfa/recovery', { token: aal1, json: { code: await latestCode(owner.email, since) } });
+    const started = await api('POST', '/user/mfa/recovery', {
+      token: aal1,
+      json: { code: await latestCode(owner.email, since) },
+    });
     expect(started.status).toBe(202);
     const waitMs = Date.parse(started.body.completes_at) - Date.parse(started.body.requested_at);
     expect(waitMs).toBe(72 * 3600_000);
@@ -126,14 +165,19 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
 
     // Only whoever still has the authenticator may cancel.
     expect((await api('DELETE', '/user/mfa/recovery', { token: aal1 })).status).toBe(403);
-    const aal2 = (await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code: codeOf(secret) } })).body.session.access_token;
+    const aal2 =
+      (await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code: codeOf(secret) } })).body.session
+        .access_token;
     expect((await api('DELETE', '/user/mfa/recovery', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/user/mfa', { token: aal1 })).body.recovery).toBeNull();
 
     // Started again and waited out (the wait moved into the past here): the factors go.
     await asRoot`insert into private.factor_recoveries (user_id, requested_at, completes_at)
       values (${owner.id}, now() - interval '73 hours', now() - interval '1 hour')`;
-    expect(await api('POST', '/user/mfa/recovery/complete', { token: aal1 })).toMatchObject({ status: 200, body: { removed: 1 } });
+    expect(await api('POST', '/user/mfa/recovery/complete', { token: aal1 })).toMatchObject({
+      status: 200,
+      body: { removed: 1 },
+    });
     expect((await logIn(owner)).mfa).toMatchObject({ step_up_required: false, factors: [], recovery: null });
     expect((await api('POST', '/user/sessions/end_others', { token: aal1 })).status).toBe(200);
   });
@@ -141,42 +185,57 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
   it('a recovery cannot be started without the e-mailed code, nor for an account without a factor', async () => {
     const owner = await createAccount('owner');
     // The function that starts it is the facade's, after the code: not a client's to call.
-    expect((await api('POST', '/user/mfa/recovery', { token: owner.accessToken, json: { code: '123456' } })).status).toBe(400);
+    expect((await api('POST', '/user/mfa/recovery', { token: owner.accessToken, json: { code: '123456' } })).status)
+      .toBe(400);
     const since = new Date();
     await api('POST', '/user/mfa/recovery/code', { token: owner.accessToken });
-    const refused = await api('POST', '/user/mfa/recovery', { token: owner.accessToken, json: { code: await latestCode(owner.email, since) } });
+    const refused = await api('POST', '/user/mfa/recovery', {
+      token: owner.accessToken,
+      json: { code: await latestCode(owner.email, since) },
+    });
     expect(refused).toMatchObject({ status: 409, body: { error: { code: 'no_second_factor' } } });
     expect(await asRoot`select 1 from private.factor_recoveries where user_id = ${owner.id}`).toHaveLength(0);
   });
-  it('a stolen access token cannot add an authenticator: the owner proves it is them, through the facade or Auth\'s own door', async () => {
+  it("a stolen access token cannot add an authenticator: the owner proves it is them, through the facade or Auth's own door", async () => {
     const owner = await sdkUser('owner');
     // The facade asks for the password (or an e-mailed code); a wrong one leaves no factor behind.
     const bare = await api('POST', '/user/mfa/totp', { token: owner.accessToken, json: { friendly_name: 'thief' } });
     expect(bare).toMatchObject({ status: 400, body: { error: { code: 'validation_failed' } } });
-    const guessed = await api('POST', '/user/mfa/totp', { token: owner.accessToken, json: { friendly_name: 'thief', current_password: 'not the password' } });
+    const guessed = await api('POST', '/user/mfa/totp', {
+      token: owner.accessToken,
+      json: { friendly_name: 'thief', current_password: 'not the password' },
+    });
     expect(guessed).toMatchObject({ status: 401, body: { error: { code: 'wrong_password' } } });
     expect((await api('GET', '/user/mfa', { token: owner.accessToken })).body.factors).toEqual([]);
 
     // supabase-js, straight to Auth: the factor enrolls, but Auth's hook refuses its first code until the owner
     // proves it is them; the refusal signs nobody out.
     const { data: enrolled } = await owner.sdk.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'thief app' });
-    const refused = await owner.sdk.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: codeOf(enrolled!.totp.secret) });
+    const refused = await owner.sdk.auth.mfa.challengeAndVerify({
+      factorId: enrolled!.id,
+      code: codeOf(enrolled!.totp.secret),
+    });
     expect(refused.error?.status).toBe(403);
     expect(refused.error?.message).toMatch(/^owner_proof_required: /);
     expect((await api('GET', '/auth/user', { token: owner.accessToken })).status).toBe(200);
     const stranger = await sdkUser('stranger');
-    expect(refusal(await stranger.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_password: defaultPassword })))
+    expect(
+      refusal(await stranger.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_password: defaultPassword })),
+    )
       .toEqual({ status: 404, code: 'PT404', hint: 'factor_not_found' });
     expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_password: 'a guess' })))
       .toEqual({ status: 401, code: 'PT401', hint: 'wrong_password' });
 
     expect((await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_password: defaultPassword })).data)
       .toEqual({ proved: true, factor_id: enrolled!.id });
-    const accepted = await owner.sdk.auth.mfa.challengeAndVerify({ factorId: enrolled!.id, code: codeOf(enrolled!.totp.secret) });
+    const accepted = await owner.sdk.auth.mfa.challengeAndVerify({
+      factorId: enrolled!.id,
+      code: codeOf(enrolled!.totp.secret),
+    });
     expect(accepted.error).toBeNull();
   });
 
-  it('an e-mailed code proves the owner too (accounts without a password); 5 wrong proofs lock the account\'s proofs for 15 minutes', async () => {
+  it("an e-mailed code proves the owner too (accounts without a password); 5 wrong proofs lock the account's proofs for 15 minutes", async () => {
     const owner = await sdkUser('owner');
     const { data: enrolled } = await owner.sdk.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' });
     const since = new Date();
@@ -184,13 +243,16 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const code = await latestCode(owner.email, since);
     const wrong = code === '111111' ? '222222' : '111111';
     for (let i = 0; i < 5; i++) {
-      expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: wrong }))).toMatchObject({ status: 401 });
+      expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: wrong })))
+        .toMatchObject({ status: 401 });
     }
     // Locked: the right code is refused too, before it is checked.
     expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
       .toEqual({ status: 429, code: 'PT429', hint: 'too_many_attempts' });
     await asRoot`update private.owner_proof_failures set failures_since = now() - interval '16 minutes' where user_id = ${owner.id}`;
-    expect((await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })).data).toMatchObject({ proved: true });
+    expect((await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })).data).toMatchObject(
+      { proved: true },
+    );
     // The code is used up.
     expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
       .toEqual({ status: 401, code: 'PT401', hint: 'wrong_password' });
@@ -202,7 +264,10 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const aal1 = (await logIn(owner)).session.access_token;
     const verify = `/user/mfa/${id}/verify`;
     for (let i = 0; i < 5; i++) {
-      expect((await apiFrom(`127.0.0.${60 + i}`, 'POST', verify, { token: aal1, json: { code: wrongCodeOf(secret) } })).status).toBe(400);
+      expect(
+        (await apiFrom(`127.0.0.${60 + i}`, 'POST', verify, { token: aal1, json: { code: wrongCodeOf(secret) } }))
+          .status,
+      ).toBe(400);
     }
     // Locked for every address, the right code included.
     expect(await apiFrom('127.0.0.70', 'POST', verify, { token: aal1, json: { code: codeOf(secret) } }))
@@ -217,13 +282,15 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
       .toMatchObject({ status: 409, body: { error: { code: 'code_already_used' } } });
     // The facade names the client's address to Auth, so Auth's per-address limits count per client.
     await letCodesPass(id);
-    expect((await apiFrom('127.0.0.71', 'POST', verify, { token: other, json: { code: codeOf(secret) } })).status).toBe(200);
+    expect((await apiFrom('127.0.0.71', 'POST', verify, { token: other, json: { code: codeOf(secret) } })).status).toBe(
+      200,
+    );
     const [entry] = await asRoot`select ip_address from auth.audit_log_entries
       where payload ->> 'actor_id' = ${owner.id} and payload ->> 'action' = 'verification_attempted' order by created_at desc limit 1`;
     expect(entry.ip_address).toBe('127.0.0.71');
   });
 
-  it('a forgotten password with a second factor: the e-mailed code and the authenticator\'s, or the 72-hour removal', async () => {
+  it("a forgotten password with a second factor: the e-mailed code and the authenticator's, or the 72-hour removal", async () => {
     const owner = await createAccount('owner');
     const { id, secret } = await withFactor(owner);
     const resetCode = async () => {
@@ -234,9 +301,13 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     };
     const reset = async (password: string, more: Record<string, unknown> = {}) =>
       api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(), password, ...more } });
-    const signsIn = async (password: string) => (await api('POST', '/auth/login', { json: { login: owner.username, password } })).status;
+    const signsIn = async (password: string) =>
+      (await api('POST', '/auth/login', { json: { login: owner.username, password } })).status;
 
-    expect(await reset('first new password')).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    expect(await reset('first new password')).toMatchObject({
+      status: 403,
+      body: { error: { code: 'second_factor_required' } },
+    });
     expect(await signsIn(defaultPassword)).toBe(200);
     const proved = await reset('second new password', { totp_code: codeOf(secret) });
     expect(proved.status).toBe(200);

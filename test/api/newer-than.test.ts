@@ -13,7 +13,9 @@ describe.skipIf(!authIsRunning)('GET /feed?newer_than=', () => {
     const shown = await api('GET', '/feed', { token: reader.accessToken });
     expect(shown.body.items.map((p: { body: string }) => p.body)).toEqual(['shown']);
     await rpc(author, 'create_post', { p_body: 'since' });
-    const since = await api('GET', `/feed?newer_than=${encodeURIComponent(shown.body.newer_cursor)}`, { token: reader.accessToken });
+    const since = await api('GET', `/feed?newer_than=${encodeURIComponent(shown.body.newer_cursor)}`, {
+      token: reader.accessToken,
+    });
     expect(since.status).toBe(200);
     expect(since.body.items.map((p: { body: string }) => p.body)).toEqual(['since']);
     const bad = await api('GET', '/feed?newer_than=nope', { token: reader.accessToken });

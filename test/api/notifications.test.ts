@@ -2,7 +2,7 @@
 // proved in test/db/notifications.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/http.ts';
-import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
+import { registerAndConfirm, type Registered } from '../helpers/registration.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('notifications over HTTP', () => {

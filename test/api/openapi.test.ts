@@ -11,12 +11,24 @@ interface Operation {
 
 const document = await openApiDocument();
 const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
-  Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, ...operation })));
+  Object.entries(methods as Record<string, Operation>).map(([method, operation]) => ({
+    name: `${method.toUpperCase()} ${path}`,
+    ...operation,
+  }))
+);
 
 /** The operations anyone may call without a token. */
 const publicOperations = [
-  'getHealth', 'getOpenApiDocument', 'register', 'confirmEmail', 'login', 'signInWithGoogle', 'refreshSession',
-  'forgetPassword', 'resetPassword', 'resendCode',
+  'getHealth',
+  'getOpenApiDocument',
+  'register',
+  'confirmEmail',
+  'login',
+  'signInWithGoogle',
+  'refreshSession',
+  'forgetPassword',
+  'resetPassword',
+  'resendCode',
 ];
 
 describe('the OpenAPI document', () => {
@@ -27,14 +39,28 @@ describe('the OpenAPI document', () => {
   });
 
   it('says for every operation whether it needs a token: none, a bearer token, or either', () => {
-    const [none, bearer, either] = [[], [{ bearerAuth: [] }], [{}, { bearerAuth: [] }]].map((security) => JSON.stringify(security));
+    const [none, bearer, either] = [[], [{ bearerAuth: [] }], [{}, { bearerAuth: [] }]].map((security) =>
+      JSON.stringify(security)
+    );
     const security = (operation: Operation) => JSON.stringify(operation.security);
-    expect(operations.filter((o) => security(o) === none).map((o) => o.operationId).sort()).toEqual([...publicOperations].sort());
+    expect(operations.filter((o) => security(o) === none).map((o) => o.operationId).sort()).toEqual(
+      [...publicOperations].sort(),
+    );
     expect(operations.filter((o) => ![none, bearer, either].includes(security(o))).map((o) => o.name)).toEqual([]);
   });
 
   it('shows a real example for every parameter and every leaf of every body and answer (Swagger UI shows "string" else)', () => {
-    type Schema = { $ref?: string; example?: unknown; enum?: unknown[]; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
+    type Schema = {
+      $ref?: string;
+      example?: unknown;
+      enum?: unknown[];
+      type?: string | string[];
+      properties?: Record<string, Schema>;
+      items?: Schema;
+      anyOf?: Schema[];
+      oneOf?: Schema[];
+      allOf?: Schema[];
+    };
     const schemas = (document.components?.schemas ?? {}) as Record<string, Schema>;
     const bare: string[] = [];
     const visit = (schema: Schema | undefined, where: string, seen: Set<string>, example = false) => {
@@ -45,26 +71,42 @@ describe('the OpenAPI document', () => {
         return;
       }
       const covered = example || schema.example !== undefined || schema.enum !== undefined;
-      for (const part of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) visit(part, where, seen, covered);
-      for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${where}.${name}`, seen, covered);
+      for (const part of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) {
+        visit(part, where, seen, covered);
+      }
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        visit(property, `${where}.${name}`, seen, covered);
+      }
       visit(schema.items, `${where}[]`, seen, covered);
       const types = [schema.type ?? []].flat();
       if (types.some((type) => ['string', 'number', 'integer', 'boolean'].includes(type)) && !covered) bare.push(where);
     };
     type Content = Record<string, { schema?: Schema }>;
-    type Full = Operation & { parameters?: { name: string; example?: unknown; schema?: Schema }[]; requestBody?: { content?: Content }; responses?: Record<string, { content?: Content }> };
+    type Full = Operation & {
+      parameters?: { name: string; example?: unknown; schema?: Schema }[];
+      requestBody?: { content?: Content };
+      responses?: Record<string, { content?: Content }>;
+    };
     for (const operation of operations as (Full & { name: string })[]) {
-      for (const parameter of operation.parameters ?? []) visit(parameter.schema, `${operation.name} ?${parameter.name}`, new Set(), parameter.example !== undefined);
-      for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) visit(schema, `${operation.name} body ${type}`, new Set());
+      for (const parameter of operation.parameters ?? []) {
+        visit(parameter.schema, `${operation.name} ?${parameter.name}`, new Set(), parameter.example !== undefined);
+      }
+      for (const [type, { schema }] of Object.entries(operation.requestBody?.content ?? {})) {
+        visit(schema, `${operation.name} body ${type}`, new Set());
+      }
       for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-        for (const [type, { schema }] of Object.entries(answer.content ?? {})) visit(schema, `${operation.name} ${status} ${type}`, new Set());
+        for (const [type, { schema }] of Object.entries(answer.content ?? {})) {
+          visit(schema, `${operation.name} ${status} ${type}`, new Set());
+        }
       }
     }
     expect(bare).toEqual([]);
   });
 
   it('describes every operation beyond its summary', () => {
-    const undescribed = operations.filter((o) => !((o as { description?: string }).description ?? '').trim()).map((o) => o.name);
+    const undescribed = operations.filter((o) => !((o as { description?: string }).description ?? '').trim()).map((o) =>
+      o.name
+    );
     expect(undescribed).toEqual([]);
   });
 
@@ -78,8 +120,13 @@ describe('the OpenAPI document', () => {
       if (!node || typeof node !== 'object') return;
       const properties = (node as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
       for (const [name, schema] of Object.entries(properties)) {
-        const formats = [schema.format, ...((schema.anyOf ?? schema.oneOf ?? []) as { format?: string }[]).map((s) => s.format)];
-        if (/_at$/.test(name) && schema.type !== 'integer' && !formats.includes('date-time')) unformatted.push(`${where}.${name}`);
+        const formats = [
+          schema.format,
+          ...((schema.anyOf ?? schema.oneOf ?? []) as { format?: string }[]).map((s) => s.format),
+        ];
+        if (/_at$/.test(name) && schema.type !== 'integer' && !formats.includes('date-time')) {
+          unformatted.push(`${where}.${name}`);
+        }
         if (name === 'day' && !formats.includes('date')) unformatted.push(`${where}.${name}`);
         // A password being set (register, reset, change); logging in takes whatever the account has.
         if (name === 'password' && !('login' in properties)) passwords.push(schema.minLength);
@@ -92,18 +139,26 @@ describe('the OpenAPI document', () => {
     expect(new Set(passwords)).toEqual(new Set([8]));
   });
 
-  it('shows each error answer with an example of its own operation\'s codes, the most telling first', () => {
-    type ErrorSchema = { example: { error: { code: string; message: string } }; properties: { error: { properties: { code: { enum: string[] } } } } };
+  it("shows each error answer with an example of its own operation's codes, the most telling first", () => {
+    type ErrorSchema = {
+      example: { error: { code: string; message: string } };
+      properties: { error: { properties: { code: { enum: string[] } } } };
+    };
     const schemas = document.components?.schemas as unknown as Record<string, ErrorSchema>;
     type Answer = { content?: Record<string, { schema?: { $ref?: string } }> };
     const example = (operationId: string, status: string) => {
-      const operation = operations.find((op) => op.operationId === operationId) as unknown as { responses: Record<string, Answer> };
+      const operation = operations.find((op) => op.operationId === operationId) as unknown as {
+        responses: Record<string, Answer>;
+      };
       const name = operation.responses[status].content!['application/json'].schema!.$ref!.split('/').pop()!;
       return { ...schemas[name].example.error, codes: schemas[name].properties.error.properties.code.enum };
     };
     expect(example('createPost', '429').code).toBe('too_many_posts');
     expect(example('createPost', '429').message).toMatch(/^You have reached the limit of … posts in …/);
-    expect(example('followUser', '400')).toMatchObject({ code: 'cannot_follow_self', message: 'You cannot follow yourself' });
+    expect(example('followUser', '400')).toMatchObject({
+      code: 'cannot_follow_self',
+      message: 'You cannot follow yourself',
+    });
     expect(example('getPost', '404').code).toBe('post_not_found');
     expect(example('getPost', '429').code).toBe('too_many_requests');
     // Every example is one of the codes its answer lists, and a 400 is not one operation's message for all.
@@ -113,7 +168,9 @@ describe('the OpenAPI document', () => {
         const ref = operation.responses![status].content?.['application/json']?.schema?.$ref;
         const schema = ref ? schemas[ref.split('/').pop()!] : undefined;
         if (!schema?.example?.error) continue;
-        expect(schema.properties.error.properties.code.enum, `${operation.operationId} ${status}`).toContain(schema.example.error.code);
+        expect(schema.properties.error.properties.code.enum, `${operation.operationId} ${status}`).toContain(
+          schema.example.error.code,
+        );
         if (status === '400') shown400.add(schema.example.error.message);
       }
     }
@@ -123,6 +180,8 @@ describe('the OpenAPI document', () => {
 
   it('is what the typed client was generated from (else run `npm run client`)', async () => {
     const committed = await readFile(clientTypesFile, 'utf8');
-    expect(committed === await clientTypes(document), `${clientTypesFile} is out of date: run \`npm run client\``).toBe(true);
+    expect(committed === await clientTypes(document), `${clientTypesFile} is out of date: run \`npm run client\``).toBe(
+      true,
+    );
   });
 });

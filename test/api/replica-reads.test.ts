@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appWith } from '../helpers/app.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
-import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
+import { registerAndConfirm, type Registered } from '../helpers/registration.ts';
 import { replica, replicaCaughtUp } from '../helpers/replica.ts';
 import { signedInSdk } from '../helpers/sdk.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
@@ -36,7 +36,8 @@ function read(path: string, token?: string) {
 
 /** The writer's count of writes on the primary (supabase/schemas/23_replica_reads.sql). */
 async function writesOf(writer: Registered): Promise<number> {
-  const [row] = await asRoot`select coalesce((select writes from private.write_marks where user_id = ${writer.userId}), 0)::int as n`;
+  const [row] =
+    await asRoot`select coalesce((select writes from private.write_marks where user_id = ${writer.userId}), 0)::int as n`;
   return row.n;
 }
 
@@ -75,12 +76,13 @@ describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => 
     }
   });
 
-  it("the writer reads their new post and finds it in their list; others see it once replay resumes", async () => {
+  it('the writer reads their new post and finds it in their list; others see it once replay resumes', async () => {
     await pauseReplay();
     const postId = await createPost(writer, 'written while the replica waits');
     const token = writer.session.access_token;
     expect((await read(`/post/${postId}`, token)).status).toBe(200);
-    expect((await read(`/${writer.username}/posts`, token)).body.items.map((post: { id: string }) => post.id)).toContain(postId);
+    expect((await read(`/${writer.username}/posts`, token)).body.items.map((post: { id: string }) => post.id))
+      .toContain(postId);
     // The replica served the others: it has not replayed the post.
     expect((await read(`/post/${postId}`, reader.session.access_token)).status).toBe(404);
     expect((await read(`/post/${postId}`)).status).toBe(404);
@@ -96,11 +98,14 @@ describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => 
     const token = (await sdk.auth.getSession()).data.session!.access_token;
     await pauseReplay();
     const before = await writesOf(writer);
-    const { data: post, error } = await sdk.from('posts').insert({ body: 'written through PostgREST while the replica waits' }).select('id').single();
+    const { data: post, error } = await sdk.from('posts').insert({
+      body: 'written through PostgREST while the replica waits',
+    }).select('id').single();
     expect(error).toBeNull();
     expect(await writesOf(writer)).toBe(before + 1);
     expect((await read(`/post/${post!.id}`, token)).status).toBe(200);
-    expect((await read(`/${writer.username}/posts`, token)).body.items.map((item: { id: string }) => item.id)).toContain(post!.id);
+    expect((await read(`/${writer.username}/posts`, token)).body.items.map((item: { id: string }) => item.id))
+      .toContain(post!.id);
     // Reads through PostgREST (a select, a stable function) count nothing.
     expect((await sdk.from('posts').select('id').eq('id', post!.id)).data).toHaveLength(1);
     expect((await sdk.rpc('feed', { p_limit: 5 })).error).toBeNull();
@@ -151,14 +156,14 @@ describe.skipIf(!authIsRunning || !replica)('a facade without replicas, or with 
 
   afterEach(resumeReplay);
 
-  it('without DB_REPLICA_URLS every read is the primary\'s', async () => {
+  it("without DB_REPLICA_URLS every read is the primary's", async () => {
     await pauseReplay();
     const postId = await createPost(writer, 'seen by everyone at once');
     const response = await appWith({}).request(`/api/post/${postId}`);
     expect(response.status).toBe(200);
   });
 
-  it('a replica that refuses connections is skipped: the read is the primary\'s, no 5xx', async () => {
+  it("a replica that refuses connections is skipped: the read is the primary's, no 5xx", async () => {
     const app = appWith({ DB_REPLICA_URLS: 'postgresql://authenticator:postgres@127.0.0.1:9/postgres' });
     const postId = await createPost(writer, 'read while the replica is down');
     for (let i = 0; i < 3; i++) expect((await app.request(`/api/post/${postId}`)).status).toBe(200);

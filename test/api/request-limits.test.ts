@@ -34,19 +34,28 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     const reader = await createAccount('reader');
     await leave(`account:${reader.id}`, 1);
     expect((await profile(reader)).status).toBe(200);
-    const refused = await api('GET', `/${reader.username}`, { token: reader.accessToken, headers: { Origin: 'https://app.example' } });
+    const refused = await api('GET', `/${reader.username}`, {
+      token: reader.accessToken,
+      headers: { Origin: 'https://app.example' },
+    });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('too_many_requests');
-    expect(refused.body.error.message).toMatch(/^Too many requests: at most \d+ per 5 minutes from one account; try again in/);
+    expect(refused.body.error.message).toMatch(
+      /^Too many requests: at most \d+ per 5 minutes from one account; try again in/,
+    );
     const retryAfter = Number(refused.headers.get('Retry-After'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(300);
     expect(refused.headers.get('RateLimit-Remaining')).toBe('0');
     expect(refused.headers.get('RateLimit-Reset')).toBe(String(retryAfter));
     const exposed = (refused.headers.get('Access-Control-Expose-Headers') ?? '').split(/,\s*/);
-    expect(exposed).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(exposed).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    );
     // Writes are refused alike; another account is not.
-    expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: 'hello' } })).status).toBe(429);
+    expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: 'hello' } })).status).toBe(
+      429,
+    );
     const other = await createAccount('other');
     expect((await profile(other)).status).toBe(200);
   });
@@ -57,7 +66,9 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     const before = await counted(key);
     await profile(reader);
     await api('POST', '/post/create', { token: reader.accessToken, json: { body: 'counted' } });
-    expect((await api('GET', '/post/00000000-0000-4000-8000-000000000000', { token: reader.accessToken })).status).toBe(404);
+    expect((await api('GET', '/post/00000000-0000-4000-8000-000000000000', { token: reader.accessToken })).status).toBe(
+      404,
+    );
     expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: '' } })).status).toBe(400);
     expect(await counted(key) - before).toBe(3);
   });
@@ -115,7 +126,8 @@ describe.skipIf(!authIsRunning)('request limits', () => {
   it('only the facade may count: the API roles cannot call the quota', async () => {
     const reader = await createAccount('direct');
     for (const actor of [anon, reader]) {
-      expect((await errorOf(as(actor, (tx) => tx`select private.take_request_quota(${reader.id}, '10.0.0.1')`))).code).toBe('42501');
+      expect((await errorOf(as(actor, (tx) => tx`select private.take_request_quota(${reader.id}, '10.0.0.1')`))).code)
+        .toBe('42501');
     }
   });
 });

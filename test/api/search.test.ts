@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
-import { type Registered, registerAndConfirm } from '../helpers/registration.ts';
+import { registerAndConfirm, type Registered } from '../helpers/registration.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('GET /search', () => {
@@ -21,7 +21,9 @@ describe.skipIf(!authIsRunning)('GET /search', () => {
     const users = await api('GET', `/search?type=users&q=${word}`);
     expect(users.status).toBe(200);
     expect(users.body.items.map((u: { username: string }) => u.username)).toEqual([author.username]);
-    const posts = await api('GET', `/search?type=posts&q=${encodeURIComponent(`${word.toUpperCase()} post`)}`, { token: author.session.access_token });
+    const posts = await api('GET', `/search?type=posts&q=${encodeURIComponent(`${word.toUpperCase()} post`)}`, {
+      token: author.session.access_token,
+    });
     expect(posts.body.items.map((p: { body: string }) => p.body)).toEqual([`${word} in a post`]);
   });
 
@@ -35,7 +37,10 @@ describe.skipIf(!authIsRunning)('GET /search', () => {
 
   it('finds a public post under 10,100 newer posts with its word that the searcher may not see', async () => {
     const flooded = `f${crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;
-    await api('POST', '/post/create', { token: author.session.access_token, json: { body: `${flooded} for everyone` } });
+    await api('POST', '/post/create', {
+      token: author.session.access_token,
+      json: { body: `${flooded} for everyone` },
+    });
     const flooder = await createAccount('flooder');
     await asRoot`
       insert into public.posts (author_id, body, privacy)

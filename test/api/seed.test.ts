@@ -14,7 +14,15 @@ describe.skipIf(!authIsRunning)('the demo network', () => {
   });
 
   it('signs in with the printed password and shows posts, a private account, a ban and a report to the admin', async () => {
-    const applied = spawnSync('psql', [stack.dbUrl, '--quiet', '--no-psqlrc', '-v', 'ON_ERROR_STOP=1', '-f', 'supabase/seed.sql'], { encoding: 'utf8' });
+    const applied = spawnSync('psql', [
+      stack.dbUrl,
+      '--quiet',
+      '--no-psqlrc',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-f',
+      'supabase/seed.sql',
+    ], { encoding: 'utf8' });
     expect(applied.status, applied.stderr).toBe(0);
 
     const ben = await api('POST', '/auth/login', { json: { login: 'ben', password: demoPassword } });
@@ -31,7 +39,9 @@ describe.skipIf(!authIsRunning)('the demo network', () => {
     const ana = await api('POST', '/auth/login', { json: { login: 'ana', password: demoPassword } });
     const admin = ana.body.session.access_token;
     const reports = await api('GET', '/admin/reports?type=user&limit=100', { token: admin });
-    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === troll.id)).toMatchObject({ reports_count: 1 });
+    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === troll.id)).toMatchObject({
+      reports_count: 1,
+    });
     const history = await api('GET', `/admin/banHistory/${troll.id}`, { token: admin });
     expect(history.body.items.map((entry: { action: string }) => entry.action)).toEqual(['ban']);
   });

@@ -17,7 +17,9 @@ const sources = readdirSync(facade, { recursive: true, encoding: 'utf8' })
   .filter((path) => path !== door && path !== types);
 
 /** The functions of `public`, as the generated types list them. */
-const publicFunctions = [...readFileSync(types, 'utf8').matchAll(/^\s*['"](\w+)['"]:\s*\{\s*Args:/gm)].map((match) => match[1]);
+const publicFunctions = [...readFileSync(types, 'utf8').matchAll(/^\s*['"](\w+)['"]:\s*\{\s*Args:/gm)].map((match) =>
+  match[1]
+);
 
 /** The SQL text of each template literal in a file (its `${…}` values left out), with the line it starts on. */
 function templates(text: string): { line: number; sql: string }[] {
@@ -27,7 +29,7 @@ function templates(text: string): { line: number; sql: string }[] {
   }));
 }
 
-describe('the facade\'s SQL', () => {
+describe("the facade's SQL", () => {
   it('lists the public functions to look for', () => {
     expect(publicFunctions).toContain('me');
     expect(publicFunctions).toContain('update_profile');

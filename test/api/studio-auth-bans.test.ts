@@ -14,7 +14,11 @@ import { defaultPassword } from '../helpers/users.ts';
 async function studioBan(account: Account, banDuration: string) {
   const response = await fetch(`${stack.apiUrl}/auth/v1/admin/users/${account.id}`, {
     method: 'PUT',
-    headers: { apikey: stack.serviceRoleKey, Authorization: `Bearer ${stack.serviceRoleKey}`, 'Content-Type': 'application/json' },
+    headers: {
+      apikey: stack.serviceRoleKey,
+      Authorization: `Bearer ${stack.serviceRoleKey}`,
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify({ ban_duration: banDuration }),
   });
   await response.body?.cancel();
@@ -22,7 +26,8 @@ async function studioBan(account: Account, banDuration: string) {
 }
 
 async function banState(account: Account) {
-  const [row] = await asRoot`select (p.banned_at is not null) as profile, coalesce(u.banned_until > now() + interval '99 years', false) as auth,
+  const [row] =
+    await asRoot`select (p.banned_at is not null) as profile, coalesce(u.banned_until > now() + interval '99 years', false) as auth,
       (select count(*)::int from auth.sessions s where s.user_id = u.id) as sessions,
       exists (select 1 from moderation.current_bans b where b.element_id = u.id) as listed
     from auth.users u join public.profiles p on p.id = u.id where u.id = ${account.id}`;
@@ -33,7 +38,7 @@ const history = (account: Account) =>
   asRoot`select action, database_role, admin_id from public.ban_history where element_id = ${account.id} order by created_at, action`;
 
 describe.skipIf(!authIsRunning)("Studio's Authentication page: Ban and Unban", () => {
-  it('a ban for 24 hours is the product\'s ban: hidden, signed out everywhere, recorded with Auth\'s role, until lifted', async () => {
+  it("a ban for 24 hours is the product's ban: hidden, signed out everywhere, recorded with Auth's role, until lifted", async () => {
     const member = await createAccount('member');
     const viewer = await createAccount('viewer');
     expect(await studioBan(member, '24h')).toBe(200);
@@ -46,21 +51,26 @@ describe.skipIf(!authIsRunning)("Studio's Authentication page: Ban and Unban", (
     expect((await api('GET', `/${member.username}`, { token: viewer.accessToken })).status).toBe(404);
     const { data } = await anonSdk().from('profiles').select('id').eq('id', member.id);
     expect(data).toEqual([]);
-    expect((await api('POST', '/auth/login', { json: { login: member.username, password: defaultPassword } })).status).toBe(401);
+    expect((await api('POST', '/auth/login', { json: { login: member.username, password: defaultPassword } })).status)
+      .toBe(401);
     // Banned again from the page: the product's ban is kept, not shortened.
     expect(await studioBan(member, '1h')).toBe(200);
     expect(await banState(member)).toMatchObject({ profile: true, auth: true });
     expect(await history(member)).toHaveLength(1);
   });
 
-  it('Unban lifts the product\'s ban, whoever banned; the old tokens stay dead', async () => {
+  it("Unban lifts the product's ban, whoever banned; the old tokens stay dead", async () => {
     const member = await createAccount('member');
     await asRoot`select moderation.ban_user(${member.username}, 'spam')`;
     expect(await studioBan(member, 'none')).toBe(200);
     expect(await banState(member)).toEqual({ profile: false, auth: false, sessions: 0, listed: false });
-    expect((await history(member)).map((h) => [h.action, h.database_role])).toEqual([['ban', 'postgres'], ['unban', 'supabase_auth_admin']]);
+    expect((await history(member)).map((h) => [h.action, h.database_role])).toEqual([['ban', 'postgres'], [
+      'unban',
+      'supabase_auth_admin',
+    ]]);
     expect((await api('GET', '/auth/user', { token: member.accessToken })).status).toBe(401);
-    expect((await api('POST', '/auth/login', { json: { login: member.username, password: defaultPassword } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: member.username, password: defaultPassword } })).status)
+      .toBe(200);
     // The moderation function now agrees: the account is not banned.
     expect(await asRoot`select moderation.ban_user(${member.username}, 'again') as done`).toHaveLength(1);
   });

@@ -36,9 +36,12 @@ mails("Studio's Authentication page: the e-mails its buttons send", () => {
     // Then, as the e-mail says: a password reset code, and the new password with it.
     expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
     const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
-    const chosen = await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } });
+    const chosen = await api('POST', '/auth/reset_password', {
+      json: { email, code: reset.code, password: 'my own invited password' },
+    });
     expect([chosen.status, chosen.body.user?.email]).toEqual([200, email]);
-    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status)
+      .toBe(200);
   });
 
   it('Invite user, followed by the password reset alone (the link never opened), confirms the invitee too', async () => {
@@ -46,11 +49,16 @@ mails("Studio's Authentication page: the e-mails its buttons send", () => {
     expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
     expect((await api('POST', '/auth/forget_password', { json: { email } })).status).toBe(200);
     const [reset] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper password reset code');
-    expect((await api('POST', '/auth/reset_password', { json: { email, code: reset.code, password: 'my own invited password' } })).status).toBe(200);
-    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status).toBe(200);
+    expect(
+      (await api('POST', '/auth/reset_password', {
+        json: { email, code: reset.code, password: 'my own invited password' },
+      })).status,
+    ).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: 'my own invited password' } })).status)
+      .toBe(200);
   });
 
-  it('Send magic link: a sign-in link and code, not the account-deletion code\'s text; the link signs in', async () => {
+  it("Send magic link: a sign-in link and code, not the account-deletion code's text; the link signs in", async () => {
     const member = await createAccount('magic');
     expect((await studioAuth('POST', '/magiclink', { email: member.email })).status).toBe(200);
     const mail = await onlyMail(member.email);
@@ -103,7 +111,9 @@ mails('every other kind Auth may send, with a link that works on the stack', () 
     expect((await openLink(toNew.link!)).status).toBe(303);
 
     await new Promise((resolve) => setTimeout(resolve, 1100)); // Auth: a second between two e-mails of an account
-    const reauthenticate = await fetch(`${stack.apiUrl}/auth/v1/reauthenticate`, { headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}` } });
+    const reauthenticate = await fetch(`${stack.apiUrl}/auth/v1/reauthenticate`, {
+      headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}` },
+    });
     expect(reauthenticate.status).toBe(200);
     const [nonce] = (await mailsTo(email)).filter((mail) => mail.subject === 'Your DayKeeper confirmation code');
     expect([nonce.code?.length, nonce.link]).toEqual([6, undefined]);

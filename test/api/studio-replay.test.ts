@@ -38,7 +38,8 @@ studio("the Authentication page (Auth's admin API with the service key)", () => 
     expect((await client.rpc('create_post', { p_body: 'still here?' })).status).toBe(401);
     expect((await anonSdk().from('profiles').select('id').eq('id', member.id)).data).toEqual([]);
     expect((await api('GET', `/${member.username}`)).status).toBe(404);
-    expect((await anonSdk().auth.signInWithPassword({ email: member.email, password: defaultPassword })).error).not.toBeNull();
+    expect((await anonSdk().auth.signInWithPassword({ email: member.email, password: defaultPassword })).error).not
+      .toBeNull();
 
     expect((await studioAuth('PUT', `/admin/users/${member.id}`, { ban_duration: 'none' })).status).toBe(200);
     const again = await signedInSdk(member);
@@ -81,9 +82,14 @@ studio("the Authentication page (Auth's admin API with the service key)", () => 
     expect(added.status).toBe(200);
     const { data: profile } = await anonSdk().from('profiles').select('username').eq('id', added.body.id).single();
     expect(profile!.username).toMatch(/^added/);
-    expect((await api('POST', '/auth/login', { json: { login: profile!.username, password: defaultPassword } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: profile!.username, password: defaultPassword } })).status)
+      .toBe(200);
 
-    const pending = await studioAuth('POST', '/admin/users', { email: uniqueEmail('pending'), password: defaultPassword, email_confirm: false });
+    const pending = await studioAuth('POST', '/admin/users', {
+      email: uniqueEmail('pending'),
+      password: defaultPassword,
+      email_confirm: false,
+    });
     expect(pending.status).toBe(200);
     expect((await anonSdk().from('profiles').select('id').eq('id', pending.body.id)).data).toEqual([]);
   });
@@ -94,36 +100,54 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     const [author, fan] = await Promise.all([createAccount('replaycounter'), createAccount('replayfan')]);
     const post = await rpc(author, 'create_post', { p_body: 'counted' });
     await rpc(fan, 'like_post', { p_post_id: post.id });
-    for (const edit of [
-      tableEditor.update('posts', { likes_count: 0 }, { id: post.id }),
-      tableEditor.update('profiles', { followers_count: 1000 }, { id: author.id }),
-    ]) expect(await errorOf(edit)).toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
+    for (
+      const edit of [
+        tableEditor.update('posts', { likes_count: 0 }, { id: post.id }),
+        tableEditor.update('profiles', { followers_count: 1000 }, { id: author.id }),
+      ]
+    ) expect(await errorOf(edit)).toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
     expect(await likesSeen(post.id, author)).toEqual([1, 1]);
     const unliked = await api('POST', `/post/${post.id}/like`, { token: fan.accessToken, json: { like: false } });
     expect([unliked.status, unliked.body.likes_count]).toEqual([200, 0]);
 
-    const [inserted] = await tableEditor.insert('posts', { author_id: author.id, body: 'made in Studio', likes_count: 7, comments_count: 3 });
+    const [inserted] = await tableEditor.insert('posts', {
+      author_id: author.id,
+      body: 'made in Studio',
+      likes_count: 7,
+      comments_count: 3,
+    });
     expect(await likesSeen(inserted.id, author)).toEqual([0, 0]);
   });
 
   it('a like, a comment, a report or a block moved to another target is refused; deleted and inserted, counts follow', async () => {
-    const [author, fan, other] = await Promise.all([createAccount('replaymove'), createAccount('replaymover'), createAccount('replayother')]);
-    const [first, second] = [await rpc(author, 'create_post', { p_body: 'one' }), await rpc(author, 'create_post', { p_body: 'two' })];
+    const [author, fan, other] = await Promise.all([
+      createAccount('replaymove'),
+      createAccount('replaymover'),
+      createAccount('replayother'),
+    ]);
+    const [first, second] = [
+      await rpc(author, 'create_post', { p_body: 'one' }),
+      await rpc(author, 'create_post', { p_body: 'two' }),
+    ];
     await rpc(fan, 'like_post', { p_post_id: first.id });
     const comment = await rpc(fan, 'comment_post', { p_post_id: first.id, p_body: 'nice' });
     const report = await rpc(fan, 'report_user', { p_username: author.username, p_reason: 'spam' });
     await rpc(other, 'block', { p_username: fan.username });
-    for (const move of [
-      tableEditor.update('post_likes', { post_id: second.id }, { post_id: first.id, user_id: fan.id }),
-      tableEditor.update('comments', { post_id: second.id }, { id: comment.id }),
-      tableEditor.update('reports', { target_user_id: other.id }, { id: report.id }),
-      tableEditor.update('blocks', { blocked_id: author.id }, { blocker_id: other.id, blocked_id: fan.id }),
-    ]) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
+    for (
+      const move of [
+        tableEditor.update('post_likes', { post_id: second.id }, { post_id: first.id, user_id: fan.id }),
+        tableEditor.update('comments', { post_id: second.id }, { id: comment.id }),
+        tableEditor.update('reports', { target_user_id: other.id }, { id: report.id }),
+        tableEditor.update('blocks', { blocked_id: author.id }, { blocker_id: other.id, blocked_id: fan.id }),
+      ]
+    ) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
     // The report still reaches the admins, under its real target.
     const admin = await createAccount('replayadmin');
     await asRoot`select moderation.grant_admin(${admin.username})`;
     const reports = await api('GET', '/admin/reports?type=user&limit=100', { token: admin.accessToken });
-    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === author.id)).toMatchObject({ reports_count: 1 });
+    expect(reports.body.items.find((item: { target_id: string }) => item.target_id === author.id)).toMatchObject({
+      reports_count: 1,
+    });
     expect(reports.body.items.find((item: { target_id: string }) => item.target_id === other.id)).toBeUndefined();
 
     await tableEditor.delete('post_likes', { post_id: [first.id], user_id: [fan.id] });
@@ -145,7 +169,10 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
       refusals[name] = code === '0A000' ? 'refused by a foreign key' : hint;
     }
     expect(refusals).toEqual({
-      post_likes: 'truncate_refused', follows: 'refused by a foreign key', comments: 'refused by a foreign key', reports: 'truncate_refused',
+      post_likes: 'truncate_refused',
+      follows: 'refused by a foreign key',
+      comments: 'refused by a foreign key',
+      reports: 'truncate_refused',
     });
     expect([await likesSeen(post.id, author), await followersSeen(author)]).toEqual([[1, 1], [1, 1]]);
   });
@@ -153,10 +180,12 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
   it('a follow or close-friend row across a block is refused, so the block still hides both ways', async () => {
     const [blocker, blocked] = await Promise.all([createAccount('replayblocker'), createAccount('replayblocked')]);
     await rpc(blocker, 'block', { p_username: blocked.username });
-    for (const insert of [
-      tableEditor.insert('follows', { follower_id: blocked.id, followee_id: blocker.id }),
-      tableEditor.insert('close_friends', { owner_id: blocker.id, friend_id: blocked.id }),
-    ]) expect(await errorOf(insert)).toMatchObject({ code: 'PT409', hint: 'across_block' });
+    for (
+      const insert of [
+        tableEditor.insert('follows', { follower_id: blocked.id, followee_id: blocker.id }),
+        tableEditor.insert('close_friends', { owner_id: blocker.id, friend_id: blocked.id }),
+      ]
+    ) expect(await errorOf(insert)).toMatchObject({ code: 'PT409', hint: 'across_block' });
     expect(await followersSeen(blocker)).toEqual([0, 0]);
     expect((await api('GET', `/${blocker.username}`, { token: blocked.accessToken })).status).toBe(404);
     expect((await (await signedInSdk(blocked)).from('profiles').select('id').eq('id', blocker.id)).data).toEqual([]);
@@ -164,7 +193,13 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
 
   it('a ban history entry or a confirmation written by hand is refused; the account reads as before', async () => {
     const member = await createAccount('replayrecord');
-    const forged = tableEditor.insert('ban_history', { element_type: 'user', element_id: member.id, action: 'ban', reason: 'back-dated', created_at: '2020-01-01T00:00:00Z' });
+    const forged = tableEditor.insert('ban_history', {
+      element_type: 'user',
+      element_id: member.id,
+      action: 'ban',
+      reason: 'back-dated',
+      created_at: '2020-01-01T00:00:00Z',
+    });
     expect(await errorOf(forged)).toMatchObject({ code: 'PT403', hint: 'ban_history_is_append_only' });
     expect(await errorOf(tableEditor.update('profiles', { confirmed_at: null }, { id: member.id })))
       .toMatchObject({ code: 'PT403', hint: 'confirmed_by_auth' });

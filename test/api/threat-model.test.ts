@@ -52,12 +52,22 @@ async function resetCode(account: Account): Promise<string> {
 
 /** `account` with a verified authenticator, its owner proving it with the password; the aal2 token and the secret. */
 async function withFactor(account: Account) {
-  const enrolled = await api('POST', '/user/mfa/totp', { token: account.accessToken, json: { current_password: defaultPassword } });
-  const verified = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: account.accessToken, json: { code: codeOf(enrolled.body.secret) } });
+  const enrolled = await api('POST', '/user/mfa/totp', {
+    token: account.accessToken,
+    json: { current_password: defaultPassword },
+  });
+  const verified = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
+    token: account.accessToken,
+    json: { code: codeOf(enrolled.body.secret) },
+  });
   expect(verified.status).toBe(200);
   // As if the codes of that time step were past: a factor accepts a code once (31_second_factor_checks.sql).
   await asRoot`update private.factor_code_checks set last_accepted_step = last_accepted_step - 3 where factor_id = ${enrolled.body.id}`;
-  return { id: enrolled.body.id as string, secret: enrolled.body.secret as string, aal2: verified.body.session.access_token as string };
+  return {
+    id: enrolled.body.id as string,
+    secret: enrolled.body.secret as string,
+    aal2: verified.body.session.access_token as string,
+  };
 }
 
 /** Whether `token` still acts as its user, asked of the facade and of PostgREST. */
@@ -88,15 +98,21 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     const thiefAddress = uniqueEmail('thief');
     const since = new Date();
     expect((await authCall('PUT', '/user', { token: stolen, json: { email: thiefAddress } })).status).toBe(200);
-    const halfway = await authCall('POST', '/verify', { json: { type: 'email_change', email: thiefAddress, token: await latestCode(thiefAddress, since) } });
+    const halfway = await authCall('POST', '/verify', {
+      json: { type: 'email_change', email: thiefAddress, token: await latestCode(thiefAddress, since) },
+    });
     expect(halfway.status).toBe(200);
     expect(await asRoot`select 1 from auth.users where id = ${owner.id} and email = ${owner.email}`).toHaveLength(1);
     // An authenticator: the owner's proof is asked by the facade, and by the database's hook on Auth's own door.
     expect((await api('POST', '/user/mfa/totp', { token: stolen, json: {} })).status).toBe(400);
-    const enrolled = await authCall('POST', '/factors', { token: stolen, json: { factor_type: 'totp', friendly_name: 'thief' } });
+    const enrolled = await authCall('POST', '/factors', {
+      token: stolen,
+      json: { factor_type: 'totp', friendly_name: 'thief' },
+    });
     const challenge = await authCall('POST', `/factors/${enrolled.body.id}/challenge`, { token: stolen, json: {} });
     const verify = await authCall('POST', `/factors/${enrolled.body.id}/verify`, {
-      token: stolen, json: { challenge_id: challenge.body.id, code: codeOf(enrolled.body.totp.secret) },
+      token: stolen,
+      json: { challenge_id: challenge.body.id, code: codeOf(enrolled.body.totp.secret) },
     });
     expect(verify.status).toBe(403);
     expect(verify.body.message).toMatch(/^owner_proof_required: /);
@@ -120,7 +136,8 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
   it('(b) a refresh token: mints tokens for its session, on every door, until the owner signs out everywhere', async () => {
     const owner = await createAccount('owner');
     const session = (await logIn(owner)).body.session;
-    const refresh = (token: string) => authCall('POST', '/token?grant_type=refresh_token', { json: { refresh_token: token } });
+    const refresh = (token: string) =>
+      authCall('POST', '/token?grant_type=refresh_token', { json: { refresh_token: token } });
     const stolen = await refresh(session.refresh_token);
     expect(stolen.status).toBe(200);
     expect(await stillWorks(stolen.body.access_token)).toEqual([200, 200]);
@@ -130,18 +147,26 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     // Signing out everywhere ends the session: its access tokens and refresh tokens, on every door.
     expect((await api('POST', '/auth/logout', { token: owner.accessToken, json: { all: true } })).status).toBe(200);
     expect(await stillWorks(again.body.session.access_token)).toEqual([401, 401]);
-    expect((await api('POST', '/auth/refresh', { json: { refresh_token: again.body.session.refresh_token } })).status).toBe(401);
+    expect((await api('POST', '/auth/refresh', { json: { refresh_token: again.body.session.refresh_token } })).status)
+      .toBe(401);
     expect((await refresh(again.body.session.refresh_token)).status).toBe(400);
   });
 
   it('(c) the password, no second factor: the thief may change it; the owner resets it by e-mail, and the thief is out', async () => {
     const owner = await createAccount('owner');
     const thief = (await logIn(owner)).body.session.access_token;
-    expect((await authCall('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } })).status)
+    expect(
+      (await authCall('PUT', '/user', {
+        token: thief,
+        json: { password: 'the thief now', current_password: defaultPassword },
+      })).status,
+    )
       .toBe(200);
     expect((await logIn(owner)).status).toBe(401);
 
-    const reset = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'mine again' } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'mine again' },
+    });
     expect(reset.status).toBe(200);
     expect(await stillWorks(thief)).toEqual([401, 401]);
     expect((await logIn(owner, 'the thief now')).status).toBe(401);
@@ -153,28 +178,49 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     const { id } = await withFactor(owner);
     const thief = (await logIn(owner)).body.session.access_token;
     const refusals = [
-      await api('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } }),
-      await api('PUT', '/user', { token: thief, json: { email: uniqueEmail('thief'), current_password: defaultPassword } }),
+      await api('PUT', '/user', {
+        token: thief,
+        json: { password: 'the thief now', current_password: defaultPassword },
+      }),
+      await api('PUT', '/user', {
+        token: thief,
+        json: { email: uniqueEmail('thief'), current_password: defaultPassword },
+      }),
       await api('DELETE', '/user', { token: thief, json: { code: '123456' } }),
       await api('DELETE', `/user/mfa/${id}`, { token: thief }),
-      await api('POST', '/user/mfa/totp', { token: thief, json: { friendly_name: 'thief phone', current_password: defaultPassword } }),
+      await api('POST', '/user/mfa/totp', {
+        token: thief,
+        json: { friendly_name: 'thief phone', current_password: defaultPassword },
+      }),
       await api('DELETE', '/user/mfa/recovery', { token: thief }),
     ];
-    for (const refused of refusals) expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
-    expect(await authCall('PUT', '/user', { token: thief, json: { password: 'the thief now', current_password: defaultPassword } }))
+    for (const refused of refusals) {
+      expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    }
+    expect(
+      await authCall('PUT', '/user', {
+        token: thief,
+        json: { password: 'the thief now', current_password: defaultPassword },
+      }),
+    )
       .toMatchObject({ body: { code: 'insufficient_aal' } });
     expect(await authCall('POST', '/factors', { token: thief, json: { factor_type: 'totp', friendly_name: 'thief' } }))
       .toMatchObject({ status: 403, body: { code: 'insufficient_aal' } });
     expect((await authCall('DELETE', `/factors/${id}`, { token: thief })).body.code).toBe('insufficient_aal');
     const cancel = await rest(thief).rpc('cancel_factor_recovery');
-    expect({ status: cancel.status, hint: cancel.error?.hint }).toEqual({ status: 403, hint: 'second_factor_required' });
+    expect({ status: cancel.status, hint: cancel.error?.hint }).toEqual({
+      status: 403,
+      hint: 'second_factor_required',
+    });
     expect((await logIn(owner)).status).toBe(200);
   });
 
   it('(d) the password and the mailbox, with a second factor: only the 72-hour removal, which the owner sees and cancels', async () => {
     const owner = await createAccount('owner');
     const { secret } = await withFactor(owner);
-    const noFactor = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' } });
+    const noFactor = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' },
+    });
     expect(noFactor).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     const started = await api('POST', '/auth/reset_password', {
       json: { email: owner.email, code: await resetCode(owner), password: 'the thief now', lost_authenticator: true },
@@ -186,17 +232,23 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     const login = await logIn(owner);
     expect(login.body.mfa.recovery).toEqual(started.body);
     const aal2 = (await api('POST', `/user/mfa/${login.body.mfa.factors[0].id}/verify`, {
-      token: login.body.session.access_token, json: { code: codeOf(secret) },
+      token: login.body.session.access_token,
+      json: { code: codeOf(secret) },
     })).body.session.access_token;
     expect((await api('DELETE', '/user/mfa/recovery', { token: aal2 })).status).toBe(200);
-    expect((await api('PUT', '/user', { token: aal2, json: { password: 'mine only', current_password: defaultPassword } })).status).toBe(200);
+    expect(
+      (await api('PUT', '/user', { token: aal2, json: { password: 'mine only', current_password: defaultPassword } }))
+        .status,
+    ).toBe(200);
     expect((await logIn(owner, defaultPassword)).status).toBe(401);
   });
 
   it('(d) the password and the mailbox, no second factor: a takeover (the reset ends every other session)', async () => {
     const owner = await createAccount('owner');
     const ownerSession = (await logIn(owner)).body.session.access_token;
-    const reset = await api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' },
+    });
     expect(reset.status).toBe(200);
     expect(await stillWorks(ownerSession)).toEqual([401, 401]);
     expect((await logIn(owner)).status).toBe(401);
@@ -206,14 +258,20 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     const owner = await createAccount('owner');
     const { id, secret } = await withFactor(owner);
     expect((await api('POST', `/user/mfa/${id}/verify`, { json: { code: codeOf(secret) } })).status).toBe(401);
-    expect(await authCall('POST', `/factors/${id}/challenge`, { json: {} })).toMatchObject({ status: 403, body: { code: 'bad_jwt' } });
+    expect(await authCall('POST', `/factors/${id}/challenge`, { json: {} })).toMatchObject({
+      status: 403,
+      body: { code: 'bad_jwt' },
+    });
 
     const aal1 = (await logIn(owner)).body.session.access_token;
     const code = codeOf(secret);
     expect((await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code } })).status).toBe(200);
     const second = (await logIn(owner)).body.session.access_token;
     const challenge = await authCall('POST', `/factors/${id}/challenge`, { token: second, json: {} });
-    const replayed = await authCall('POST', `/factors/${id}/verify`, { token: second, json: { challenge_id: challenge.body.id, code } });
+    const replayed = await authCall('POST', `/factors/${id}/verify`, {
+      token: second,
+      json: { challenge_id: challenge.body.id, code },
+    });
     expect(replayed.status).toBe(409);
     expect(replayed.body.message).toMatch(/^code_already_used: /);
   });

@@ -20,7 +20,10 @@ const pastTheReuseInterval = () => new Promise((resolve) => setTimeout(resolve, 
 
 /** A session of its own for `account`, signed in through the facade from a device named `device`. */
 async function signIn(account: Account, device: string): Promise<Tokens> {
-  const answer = await api('POST', '/auth/login', { json: { login: account.username, password: defaultPassword }, headers: { 'User-Agent': device } });
+  const answer = await api('POST', '/auth/login', {
+    json: { login: account.username, password: defaultPassword },
+    headers: { 'User-Agent': device },
+  });
   expect(answer.status).toBe(200);
   return { access: answer.body.session.access_token, refresh: answer.body.session.refresh_token };
 }
@@ -58,7 +61,11 @@ describe.skipIf(!authIsRunning)('token rules', () => {
     const refreshed = await refresh(login.body.session.refresh_token);
     for (const { session } of [login.body, refreshed.body]) {
       const claims = decodeJwt(session.access_token);
-      expect([session.expires_in, claims.exp! - claims.iat!, session.expires_at]).toEqual([accessTokenSeconds, accessTokenSeconds, claims.exp]);
+      expect([session.expires_in, claims.exp! - claims.iat!, session.expires_at]).toEqual([
+        accessTokenSeconds,
+        accessTokenSeconds,
+        claims.exp,
+      ]);
     }
     // A refresh revokes no access token: the one login answered still works beside the new one.
     expect(await accessOutcome(login.body.session.access_token)).toEqual(accepted);
@@ -67,63 +74,70 @@ describe.skipIf(!authIsRunning)('token rules', () => {
     // The same token re-signed with Auth's key: accepted before its exp, refused (401 invalid_token) after.
     const { key_ops: _ops, use: _use, ...privateJwk } = stack.signingKey;
     const key = await importJWK(privateJwk, 'ES256');
-    const withExp = (exp: number) => new SignJWT({ ...decodeJwt(refreshed.body.session.access_token), exp })
-      .setProtectedHeader({ alg: 'ES256', kid: stack.signingKey.kid, typ: 'JWT' }).sign(key);
+    const withExp = (exp: number) =>
+      new SignJWT({ ...decodeJwt(refreshed.body.session.access_token), exp })
+        .setProtectedHeader({ alg: 'ES256', kid: stack.signingKey.kid, typ: 'JWT' }).sign(key);
     const now = Math.floor(Date.now() / 1000);
     expect(await accessOutcome(await withExp(now + 60))).toEqual(accepted);
     expect(await accessOutcome(await withExp(now - 1))).toEqual([401, 'invalid_token']);
   });
 
-  it('refresh rotation: a lost answer may be retried, any used token within 10 s, an older one kills the refresh tokens', async () => {
-    const owner = await createAccount('owner');
-    // Auth's classic 12-character refresh tokens (no refresh_token_algorithm_version set): these rules are theirs.
-    const phone = await signIn(owner, 'phone');
-    expect(phone.refresh).toHaveLength(12);
+  it(
+    'refresh rotation: a lost answer may be retried, any used token within 10 s, an older one kills the refresh tokens',
+    async () => {
+      const owner = await createAccount('owner');
+      // Auth's classic 12-character refresh tokens (no refresh_token_algorithm_version set): these rules are theirs.
+      const phone = await signIn(owner, 'phone');
+      expect(phone.refresh).toHaveLength(12);
 
-    // Within the interval. The token just before the current one answers the current one again (a client
-    // that lost the answer); a token two rotations old, used moments ago, is accepted with a new token.
-    const phone1 = await rotate(phone.refresh);
-    expect(phone1.refresh).not.toBe(phone.refresh);
-    const retried = await rotate(phone.refresh);
-    expect(retried.refresh).toBe(phone1.refresh);
-    expect(await accessOutcome(retried.access)).toEqual(accepted);
-    const phone2 = await rotate(phone1.refresh);
-    const branch = await rotate(phone.refresh);
-    expect([phone.refresh, phone1.refresh, phone2.refresh]).not.toContain(branch.refresh);
-    expect(decodeJwt(branch.access).session_id).toBe(decodeJwt(phone.access).session_id);
-    expect(await refreshOutcome(branch.refresh)).toEqual(accepted);
+      // Within the interval. The token just before the current one answers the current one again (a client
+      // that lost the answer); a token two rotations old, used moments ago, is accepted with a new token.
+      const phone1 = await rotate(phone.refresh);
+      expect(phone1.refresh).not.toBe(phone.refresh);
+      const retried = await rotate(phone.refresh);
+      expect(retried.refresh).toBe(phone1.refresh);
+      expect(await accessOutcome(retried.access)).toEqual(accepted);
+      const phone2 = await rotate(phone1.refresh);
+      const branch = await rotate(phone.refresh);
+      expect([phone.refresh, phone1.refresh, phone2.refresh]).not.toContain(branch.refresh);
+      expect(decodeJwt(branch.access).session_id).toBe(decodeJwt(phone.access).session_id);
+      expect(await refreshOutcome(branch.refresh)).toEqual(accepted);
 
-    // Two more sessions rotated twice, to be replayed once the interval has passed.
-    const tablet = await signIn(owner, 'tablet');
-    const tablet1 = await rotate(tablet.refresh);
-    const tablet2 = await rotate(tablet1.refresh);
-    const laptop = await signIn(owner, 'laptop');
-    const laptop1 = await rotate(laptop.refresh);
-    const laptop2 = await rotate(laptop1.refresh);
-    await pastTheReuseInterval();
+      // Two more sessions rotated twice, to be replayed once the interval has passed.
+      const tablet = await signIn(owner, 'tablet');
+      const tablet1 = await rotate(tablet.refresh);
+      const tablet2 = await rotate(tablet1.refresh);
+      const laptop = await signIn(owner, 'laptop');
+      const laptop1 = await rotate(laptop.refresh);
+      const laptop2 = await rotate(laptop1.refresh);
+      await pastTheReuseInterval();
 
-    // The token just before the current one is retried however late; one two rotations old is refused.
-    expect((await rotate(tablet1.refresh)).refresh).toBe(tablet2.refresh);
-    expect(await refreshOutcome(tablet.refresh)).toEqual(refusedRefresh);
-    // The refusal revoked every refresh token of the session, but the session stays: its access tokens work
-    // on, and the newest refresh token is still taken for 10 s from the refusal, answering a live one again.
-    expect(await accessOutcome(tablet2.access)).toEqual(accepted);
-    const revived = await rotate(tablet2.refresh);
-    expect(await refreshOutcome(revived.refresh)).toEqual(accepted);
+      // The token just before the current one is retried however late; one two rotations old is refused.
+      expect((await rotate(tablet1.refresh)).refresh).toBe(tablet2.refresh);
+      expect(await refreshOutcome(tablet.refresh)).toEqual(refusedRefresh);
+      // The refusal revoked every refresh token of the session, but the session stays: its access tokens work
+      // on, and the newest refresh token is still taken for 10 s from the refusal, answering a live one again.
+      expect(await accessOutcome(tablet2.access)).toEqual(accepted);
+      const revived = await rotate(tablet2.refresh);
+      expect(await refreshOutcome(revived.refresh)).toEqual(accepted);
 
-    expect(await refreshOutcome(laptop.refresh)).toEqual(refusedRefresh);
-    await pastTheReuseInterval();
-    // 10 s after the refusal the laptop's newest refresh token, and the one before it, are refused for good...
-    expect(await refreshOutcome(laptop2.refresh)).toEqual(refusedRefresh);
-    expect(await refreshOutcome(laptop1.refresh)).toEqual(refusedRefresh);
-    // ...while the session stays, listed among the devices, and its access tokens live until they expire, unless
-    // the session is ended.
-    expect(await accessOutcome(laptop2.access)).toEqual(accepted);
-    const devices = await api('GET', '/user/sessions', { token: laptop2.access });
-    expect(devices.body.items.map((session: { id: string }) => session.id)).toContain(decodeJwt(laptop2.access).session_id);
-    expect((await api('POST', '/auth/logout', { token: laptop2.access })).status).toBe(200);
-    expect(await accessOutcome(laptop2.access)).toEqual(endedSession);
-  }, 60_000);
+      expect(await refreshOutcome(laptop.refresh)).toEqual(refusedRefresh);
+      await pastTheReuseInterval();
+      // 10 s after the refusal the laptop's newest refresh token, and the one before it, are refused for good...
+      expect(await refreshOutcome(laptop2.refresh)).toEqual(refusedRefresh);
+      expect(await refreshOutcome(laptop1.refresh)).toEqual(refusedRefresh);
+      // ...while the session stays, listed among the devices, and its access tokens live until they expire, unless
+      // the session is ended.
+      expect(await accessOutcome(laptop2.access)).toEqual(accepted);
+      const devices = await api('GET', '/user/sessions', { token: laptop2.access });
+      expect(devices.body.items.map((session: { id: string }) => session.id)).toContain(
+        decodeJwt(laptop2.access).session_id,
+      );
+      expect((await api('POST', '/auth/logout', { token: laptop2.access })).status).toBe(200);
+      expect(await accessOutcome(laptop2.access)).toEqual(endedSession);
+    },
+    60_000,
+  );
 
   it('POST /auth/logout ends this session, or with {"all": true} every session; its tokens are refused at once', async () => {
     const owner = await createAccount('owner');
@@ -166,7 +180,8 @@ describe.skipIf(!authIsRunning)('token rules', () => {
     const laptop = await signIn(troll, 'laptop');
     expect(await accessOutcome(phone.access)).toEqual(accepted);
 
-    const ban = (json: Record<string, unknown>) => api('POST', `/admin/user/${troll.username}/ban`, { token: admin.accessToken, json });
+    const ban = (json: Record<string, unknown>) =>
+      api('POST', `/admin/user/${troll.username}/ban`, { token: admin.accessToken, json });
     expect((await ban({ reason: 'spam', ban: true })).status).toBe(200);
     for (const session of [phone, laptop]) {
       expect(await accessOutcome(session.access)).toEqual(endedSession);
@@ -188,7 +203,9 @@ describe.skipIf(!authIsRunning)('token rules', () => {
     const since = new Date();
     await api('POST', '/auth/forget_password', { json: { email: owner.email } });
     const code = await latestCode(owner.email, since);
-    const reset = await api('POST', '/auth/reset_password', { json: { email: owner.email, code, password: 'a brand new secret' } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code, password: 'a brand new secret' },
+    });
     expect(reset.status).toBe(200);
 
     for (const session of [phone, laptop]) {
@@ -206,7 +223,10 @@ describe.skipIf(!authIsRunning)('token rules', () => {
     const owner = await createAccount('careful');
     const phone = await signIn(owner, 'phone');
     const laptop = await signIn(owner, 'laptop');
-    const changed = await api('PUT', '/user', { token: phone.access, json: { password: 'a brand new secret', current_password: defaultPassword } });
+    const changed = await api('PUT', '/user', {
+      token: phone.access,
+      json: { password: 'a brand new secret', current_password: defaultPassword },
+    });
     expect(changed.status).toBe(200);
 
     expect(await accessOutcome(laptop.access)).toEqual(endedSession);

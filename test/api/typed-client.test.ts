@@ -35,18 +35,30 @@ describe('the typed client', () => {
     assert('profile' in confirmed, 'a sign-up confirmation answers with a session');
     expect(confirmed.profile.username).toBe(username);
 
-    const { session, user } = ok(await api.POST('/api/auth/login', { body: { login: username, password: defaultPassword } }));
+    const { session, user } = ok(
+      await api.POST('/api/auth/login', { body: { login: username, password: defaultPassword } }),
+    );
     expect(user.id).toBe(confirmed.user.id);
     const headers = { Authorization: `Bearer ${session.access_token}` };
 
-    const created = await api.POST('/api/post/create', { headers, body: { body: 'Written with the typed client', emotion: 70 } });
+    const created = await api.POST('/api/post/create', {
+      headers,
+      body: { body: 'Written with the typed client', emotion: 70 },
+    });
     expect(created.response.status).toBe(201);
     const postId = ok(created).id;
 
     const read = ok(await api.GET('/api/post/{postId}', { headers, params: { path: { postId } } }));
-    expect(read).toMatchObject({ body: 'Written with the typed client', emotion: 70, author: { username }, likes_count: 0 });
+    expect(read).toMatchObject({
+      body: 'Written with the typed client',
+      emotion: 70,
+      author: { username },
+      likes_count: 0,
+    });
 
-    const liked = ok(await api.POST('/api/post/{postId}/like', { headers, params: { path: { postId } }, body: { like: true } }));
+    const liked = ok(
+      await api.POST('/api/post/{postId}/like', { headers, params: { path: { postId } }, body: { like: true } }),
+    );
     expect(liked).toMatchObject({ id: postId, likes_count: 1, viewer: { liked: true, is_author: true } });
   });
 });

@@ -18,8 +18,15 @@ async function newAccountPostLimit(): Promise<number> {
 async function postMany(author: Account, total: number, parallel: number): Promise<ApiResponse[]> {
   const answers: ApiResponse[] = [];
   for (let sent = 0; sent < total; sent += parallel) {
-    const batch = Array.from({ length: Math.min(parallel, total - sent) }, (_, i) =>
-      api('POST', '/post/create', { token: author.accessToken, json: { body: `post ${sent + i}` }, headers: { Origin: 'https://app.example' } }));
+    const batch = Array.from(
+      { length: Math.min(parallel, total - sent) },
+      (_, i) =>
+        api('POST', '/post/create', {
+          token: author.accessToken,
+          json: { body: `post ${sent + i}` },
+          headers: { Origin: 'https://app.example' },
+        }),
+    );
     answers.push(...await Promise.all(batch));
   }
   return answers;
@@ -46,12 +53,23 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(refused).toHaveLength(400 - limit);
     expect(await postsOf(author)).toBe(limit);
 
-    const [{ n: commentLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'comments'`;
+    const [{ n: commentLimit }] =
+      await asRoot`select max_writes_new_account as n from private.write_limits where family = 'comments'`;
     const post = created[0].body.id;
     const comments: ApiResponse[] = [];
     for (let sent = 0; sent < 400; sent += 8) {
-      comments.push(...await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        api('POST', `/post/${post}/comment`, { token: author.accessToken, json: { body: `comment ${sent + i}` } }))));
+      comments.push(
+        ...await Promise.all(
+          Array.from(
+            { length: 8 },
+            (_, i) =>
+              api('POST', `/post/${post}/comment`, {
+                token: author.accessToken,
+                json: { body: `comment ${sent + i}` },
+              }),
+          ),
+        ),
+      );
     }
     expect(comments.filter((a) => a.status === 201)).toHaveLength(commentLimit);
     expect(comments.filter((a) => a.status === 429).every((a) => a.body.error.code === 'too_many_comments')).toBe(true);
@@ -68,7 +86,9 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(last.headers.get('RateLimit-Remaining')).toBe('0');
     expect(last.headers.get('RateLimit-Reset')).toBe(String(retryAfter));
     const exposed = (last.headers.get('Access-Control-Expose-Headers') ?? '').split(/,\s*/);
-    expect(exposed).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(exposed).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    );
   });
 
   it('each accepted write says what is left of the limit', async () => {
@@ -79,7 +99,10 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(first.headers.get('RateLimit-Limit')).toBe(String(limit));
     expect(first.headers.get('RateLimit-Remaining')).toBe(String(limit - 1));
     // A post that mentions someone also counts a mention; the answer reports the post's limit, the first written.
-    const second = await api('POST', '/post/create', { token: author.accessToken, json: { body: `hi @${named.username}` } });
+    const second = await api('POST', '/post/create', {
+      token: author.accessToken,
+      json: { body: `hi @${named.username}` },
+    });
     expect(second.body.mentions).toHaveLength(1);
     expect(second.headers.get('RateLimit-Limit')).toBe(String(limit));
     expect(second.headers.get('RateLimit-Remaining')).toBe(String(limit - 2));
@@ -91,7 +114,7 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     expect(read.headers.get('RateLimit-Limit')).toBe(String(requests.max_requests));
   });
 
-  it('supabase-js inserting directly meets the same count, and is refused with PostgREST\'s 429, with Retry-After and RateLimit-*', async () => {
+  it("supabase-js inserting directly meets the same count, and is refused with PostgREST's 429, with Retry-After and RateLimit-*", async () => {
     const author = await createAccount('direct');
     const half = Math.floor(limit / 2);
     expect((await postMany(author, half, 4)).every((a) => a.status === 201)).toBe(true);
@@ -107,7 +130,11 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     // PostgREST's 429 says when to come back as the facade's does: Retry-After and the RateLimit-* fields.
     const raw = await fetch(`${stack.apiUrl}/rest/v1/posts`, {
       method: 'POST',
-      headers: { apikey: stack.anonKey, Authorization: `Bearer ${author.accessToken}`, 'Content-Type': 'application/json' },
+      headers: {
+        apikey: stack.anonKey,
+        Authorization: `Bearer ${author.accessToken}`,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ body: 'one too many, again' }),
     });
     expect(raw.status).toBe(429);
@@ -115,16 +142,24 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     const reset = Number(raw.headers.get('Retry-After'));
     expect(reset).toBeGreaterThan(0);
     expect(reset).toBeLessThanOrEqual(quota.reset);
-    expect([raw.headers.get('RateLimit-Limit'), raw.headers.get('RateLimit-Remaining'), raw.headers.get('RateLimit-Reset')])
+    expect([
+      raw.headers.get('RateLimit-Limit'),
+      raw.headers.get('RateLimit-Remaining'),
+      raw.headers.get('RateLimit-Reset'),
+    ])
       .toEqual([String(limit), '0', String(reset)]);
     expect(await postsOf(author)).toBe(limit);
     // The facade refuses the next one too: one count, whichever way the account writes.
-    const facade = await api('POST', '/post/create', { token: author.accessToken, json: { body: 'and through the facade' } });
+    const facade = await api('POST', '/post/create', {
+      token: author.accessToken,
+      json: { body: 'and through the facade' },
+    });
     expect(facade.status).toBe(429);
   });
 
   it('edits of posts have a limit of their own, met by the facade and supabase-js alike', async () => {
-    const [{ n: editLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'post_edits'`;
+    const [{ n: editLimit }] =
+      await asRoot`select max_writes_new_account as n from private.write_limits where family = 'post_edits'`;
     const author = await createAccount('editor');
     const [created] = await postMany(author, 1, 1);
     const post = created.body.id;
@@ -136,8 +171,15 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     }
     const edits: ApiResponse[] = [];
     for (let sent = half; sent < editLimit + 8; sent += 8) {
-      edits.push(...await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        api('PUT', `/post/${post}`, { token: author.accessToken, json: { body: `facade edit ${sent + i}` } }))));
+      edits.push(
+        ...await Promise.all(
+          Array.from(
+            { length: 8 },
+            (_, i) =>
+              api('PUT', `/post/${post}`, { token: author.accessToken, json: { body: `facade edit ${sent + i}` } }),
+          ),
+        ),
+      );
     }
     expect(edits.filter((a) => a.status === 200)).toHaveLength(editLimit - half);
     const refused = edits.filter((a) => a.status === 429);
@@ -155,7 +197,8 @@ describe.skipIf(!authIsRunning)('write limits', () => {
   });
 
   it('username changes are much rarer than profile edits, through the facade and supabase-js', async () => {
-    const [{ n: renames }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'username_changes'`;
+    const [{ n: renames }] =
+      await asRoot`select max_writes_new_account as n from private.write_limits where family = 'username_changes'`;
     const account = await createAccount('renamer');
     const sdk = await signedInSdk(account);
     const name = (i: number) => `${account.username.slice(0, 24)}_r${i}`;
@@ -172,13 +215,17 @@ describe.skipIf(!authIsRunning)('write limits', () => {
     const direct = await sdk.from('profiles').update({ username: name(renames) }).eq('id', account.id);
     expect(refusal(direct)).toEqual({ status: 429, code: 'PT429', hint: 'too_many_username_changes' });
     // Other edits of the profile still pass, and keeping the same username is no change.
-    const bio = await api('PUT', '/user', { token: account.accessToken, json: { bio: 'still me', username: name(renames - 1) } });
+    const bio = await api('PUT', '/user', {
+      token: account.accessToken,
+      json: { bio: 'still me', username: name(renames - 1) },
+    });
     expect(bio.status).toBe(200);
     expect(bio.body.profile.username).toBe(name(renames - 1));
   });
 
   it('profile edits stop at their limit, whichever way they come', async () => {
-    const [{ n: editLimit }] = await asRoot`select max_writes_new_account as n from private.write_limits where family = 'profile_edits'`;
+    const [{ n: editLimit }] =
+      await asRoot`select max_writes_new_account as n from private.write_limits where family = 'profile_edits'`;
     const account = await createAccount('fiddler');
     const sdk = await signedInSdk(account);
     for (let i = 0; i < editLimit; i++) {

@@ -28,7 +28,9 @@ interface Fixture {
 /** Seeded once, before the benchmarks (vitest's bench mode runs no beforeAll). */
 async function seed(): Promise<Fixture> {
   const [reader, author, shy] = await Promise.all([
-    createAccount('reader'), createAccount('author'), createAccount('shy', { isPrivate: true }),
+    createAccount('reader'),
+    createAccount('author'),
+    createAccount('shy', { isPrivate: true }),
   ]);
   await Promise.all([seedPosts(author.id), seedPosts(shy.id)]);
   // As autovacuum would have by now: the planner needs statistics to pick index-ordered pages.

@@ -4,7 +4,7 @@
 import { bench, describe } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
-import { stack, authIsRunning } from '../helpers/stack.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
 
 async function seed() {
   const owner = await createAccount('archivist');
@@ -42,14 +42,20 @@ const owner = authIsRunning ? await seed() : undefined;
 describe.skipIf(!authIsRunning)('GET /user/export, 10,000 posts', () => {
   let reported = false;
   bench('the whole archive, read to its end', async () => {
-    const response = await fetch(`${stack.functionsUrl}/user/export`, { headers: { Authorization: `Bearer ${owner!.accessToken}` } });
+    const response = await fetch(`${stack.functionsUrl}/user/export`, {
+      headers: { Authorization: `Bearer ${owner!.accessToken}` },
+    });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`export answered ${response.status}: ${text.slice(0, 200)}`);
     if (!reported) {
       const archive = JSON.parse(text);
-      console.log(`archive: ${(text.length / 1e6).toFixed(1)} MB, ${archive.posts.length} posts, ${archive.comments.length} comments, ` +
-        `${archive.likes.length} likes, ${archive.following.length} following, ${archive.followers.length} followers, ` +
-        `${archive.notifications.length} notifications`);
+      console.log(
+        `archive: ${
+          (text.length / 1e6).toFixed(1)
+        } MB, ${archive.posts.length} posts, ${archive.comments.length} comments, ` +
+          `${archive.likes.length} likes, ${archive.following.length} following, ${archive.followers.length} followers, ` +
+          `${archive.notifications.length} notifications`,
+      );
       reported = true;
     }
   }, { time: 10_000, iterations: 5, warmupIterations: 1 });

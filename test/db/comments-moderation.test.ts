@@ -13,14 +13,25 @@ describe.skipIf(!authIsRunning)('comments', () => {
     const second = await rpc(author, 'comment_post', { p_post_id: post.id, p_body: 'second' });
     const reply = await rpc(author, 'reply_comment', { p_comment_id: first.id, p_body: 'thanks' });
     expect(reply).toMatchObject({ parent_id: first.id, post_id: post.id });
-    expect(await rpc(author, 'like_comment', { p_comment_id: first.id })).toMatchObject({ likes_count: 1, replies_count: 1, viewer: { liked: true } });
+    expect(await rpc(author, 'like_comment', { p_comment_id: first.id })).toMatchObject({
+      likes_count: 1,
+      replies_count: 1,
+      viewer: { liked: true },
+    });
 
     const top = await rpc(reader, 'post_comments', { p_post_id: post.id });
     expect(top.items.map((c: { id: string }) => c.id)).toEqual([second.id, first.id]);
-    expect((await rpc(reader, 'comment_replies', { p_comment_id: first.id })).items.map((c: { id: string }) => c.id)).toEqual([reply.id]);
-    expect((await rpc(reader, 'comment_likes', { p_comment_id: first.id })).items.map((u: { username: string }) => u.username)).toEqual([author.username]);
+    expect((await rpc(reader, 'comment_replies', { p_comment_id: first.id })).items.map((c: { id: string }) => c.id))
+      .toEqual([reply.id]);
+    expect(
+      (await rpc(reader, 'comment_likes', { p_comment_id: first.id })).items.map((u: { username: string }) =>
+        u.username
+      ),
+    ).toEqual([author.username]);
     expect((await rpc(reader, 'get_post', { p_post_id: post.id })).comments_count).toBe(3);
-    expect(await errorOf(rpc(reader, 'comment_post', { p_post_id: post.id, p_body: 'x'.repeat(501) }))).toMatchObject({ code: '23514' });
+    expect(await errorOf(rpc(reader, 'comment_post', { p_post_id: post.id, p_body: 'x'.repeat(501) }))).toMatchObject({
+      code: '23514',
+    });
   });
 
   it("are deleted by their author, the post's author or an admin, with their replies; not by others", async () => {
@@ -97,9 +108,16 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const group = page.items.find((g: { target_id: string }) => g.target_id === post.id);
     expect(group).toMatchObject({ target_type: 'post', reports_count: 2 });
     expect(group.latest_reports.map((r: { reason: string }) => r.reason)).toEqual(['also spam', 'spam']);
-    expect(await rpc(admin, 'admin_dismiss_report', { p_report_id: second.id })).toEqual({ deleted: true, id: second.id });
-    expect(await errorOf(rpc(admin, 'admin_dismiss_report', { p_report_id: second.id }))).toMatchObject({ code: 'PT404' });
-    expect(await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'still spam' })).toMatchObject({ target_type: 'post' });
+    expect(await rpc(admin, 'admin_dismiss_report', { p_report_id: second.id })).toEqual({
+      deleted: true,
+      id: second.id,
+    });
+    expect(await errorOf(rpc(admin, 'admin_dismiss_report', { p_report_id: second.id }))).toMatchObject({
+      code: 'PT404',
+    });
+    expect(await rpc(r2, 'report_post', { p_post_id: post.id, p_reason: 'still spam' })).toMatchObject({
+      target_type: 'post',
+    });
   });
 
   it('a report filed while another of the same element is dismissed is neither lost nor left out of the summary', async () => {
@@ -108,8 +126,11 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const second = await createAccount('reporter');
     const post = await rpc(troll, 'create_post', { p_body: 'contested' });
     const dismissed = await rpc(first, 'report_post', { p_post_id: post.id, p_reason: 'first' });
-    const filing = heldOpen(second, (tx) =>
-      tx`insert into public.reports (target_type, target_post_id, reason) values ('post', ${post.id}, 'second')`);
+    const filing = heldOpen(
+      second,
+      (tx) =>
+        tx`insert into public.reports (target_type, target_post_id, reason) values ('post', ${post.id}, 'second')`,
+    );
     await filing.ran;
     const dismissal = rpc(admin, 'admin_dismiss_report', { p_report_id: dismissed.id });
     await lockWaits(1); // the dismissal waits for the filing's transaction
@@ -137,8 +158,10 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { target_id: string }[]; next_cursor: string | null } =
-        await rpc(admin, 'admin_reports', { p_limit: 2, ...(cursor ? { p_cursor: cursor } : {}) });
+      const page: { items: { target_id: string }[]; next_cursor: string | null } = await rpc(admin, 'admin_reports', {
+        p_limit: 2,
+        ...(cursor ? { p_cursor: cursor } : {}),
+      });
       seen.push(...page.items.map((g) => g.target_id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -149,7 +172,9 @@ describe.skipIf(!authIsRunning)('moderation', () => {
 
     await rpc(admin, 'admin_dismiss_report', { p_report_id: report.id });
     await rpc(troll, 'delete_post', { p_post_id: posts[0].id });
-    const left = (await rpc(admin, 'admin_reports', { p_limit: 100 })).items.map((g: { target_id: string }) => g.target_id);
+    const left = (await rpc(admin, 'admin_reports', { p_limit: 100 })).items.map((g: { target_id: string }) =>
+      g.target_id
+    );
     expect(left).not.toContain(troll.id);
     expect(left).not.toContain(posts[0].id);
     const drift = await asRoot`
@@ -169,25 +194,36 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const bad = await createAccount('bad');
     const watcher = await createAccount('watcher');
     const post = await rpc(bad, 'create_post', { p_body: 'bad day' });
-    expect(await rpc(admin, 'admin_ban_user', { p_username: bad.username, p_reason: 'abuse' })).toMatchObject({ banned: true });
+    expect(await rpc(admin, 'admin_ban_user', { p_username: bad.username, p_reason: 'abuse' })).toMatchObject({
+      banned: true,
+    });
     expect(await errorOf(rpc(watcher, 'get_profile', { p_username: bad.username }))).toMatchObject({ code: 'PT404' });
     expect(await errorOf(rpc(watcher, 'get_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT404' });
     expect(await as(bad, (tx) => tx`select private.uid() as uid`)).toEqual([{ uid: null }]);
     expect(await asRoot`select 1 from auth.sessions where user_id = ${bad.id}`).toEqual([]);
     const bans = await rpc(admin, 'admin_bans', { p_type: 'user' });
     expect(bans.items.some((b: { user: { id: string } }) => b.user.id === bad.id)).toBe(true);
-    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: bad.username, p_ban: true }))).toMatchObject({ code: 'PT409', hint: 'already_banned' });
+    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: bad.username, p_ban: true }))).toMatchObject({
+      code: 'PT409',
+      hint: 'already_banned',
+    });
 
-    expect(await rpc(otherAdmin, 'admin_ban_user', { p_username: bad.username, p_reason: 'appeal' })).toMatchObject({ banned: false });
+    expect(await rpc(otherAdmin, 'admin_ban_user', { p_username: bad.username, p_reason: 'appeal' })).toMatchObject({
+      banned: false,
+    });
     expect(await rpc(watcher, 'get_profile', { p_username: bad.username })).toMatchObject({ username: bad.username });
     const history = await rpc(admin, 'admin_ban_history', { p_element_id: bad.id });
-    expect(history.items.map((h: { action: string; reason: string }) => [h.action, h.reason])).toEqual([['unban', 'appeal'], ['ban', 'abuse']]);
+    expect(history.items.map((h: { action: string; reason: string }) => [h.action, h.reason])).toEqual([[
+      'unban',
+      'appeal',
+    ], ['ban', 'abuse']]);
     const byAdmin = await rpc(admin, 'admin_ban_history_by_admin', { p_username: otherAdmin.username });
     expect(byAdmin.items.some((h: { element_id: string }) => h.element_id === bad.id)).toBe(true);
   });
 
   it('admins cannot be banned', async () => {
-    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: otherAdmin.username, p_reason: 'coup' }))).toMatchObject({ code: 'PT409', hint: 'cannot_ban_admin' });
+    expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: otherAdmin.username, p_reason: 'coup' })))
+      .toMatchObject({ code: 'PT409', hint: 'cannot_ban_admin' });
   });
 
   it('a ban or unban needs a reason; without one nothing changes', async () => {
@@ -195,12 +231,20 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const post = await rpc(quiet, 'create_post', { p_body: 'hello' });
     for (const reason of [undefined, '', '   ', 'x'.repeat(1001)]) {
       const args = reason === undefined ? {} : { p_reason: reason };
-      expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: quiet.username, ...args }))).toMatchObject({ code: 'PT400', hint: 'invalid_reason' });
-      expect(await errorOf(rpc(admin, 'admin_ban_post', { p_post_id: post.id, ...args }))).toMatchObject({ code: 'PT400', hint: 'invalid_reason' });
+      expect(await errorOf(rpc(admin, 'admin_ban_user', { p_username: quiet.username, ...args }))).toMatchObject({
+        code: 'PT400',
+        hint: 'invalid_reason',
+      });
+      expect(await errorOf(rpc(admin, 'admin_ban_post', { p_post_id: post.id, ...args }))).toMatchObject({
+        code: 'PT400',
+        hint: 'invalid_reason',
+      });
     }
     expect(await rpc(quiet, 'get_post', { p_post_id: post.id })).toMatchObject({ banned: false });
     expect(await asRoot`select 1 from public.ban_history where element_id in (${quiet.id}, ${post.id})`).toEqual([]);
-    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: '  spam  ' })).toMatchObject({ banned: true });
+    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: '  spam  ' })).toMatchObject({
+      banned: true,
+    });
     const [row] = await asRoot`select reason from public.ban_history where element_id = ${post.id}`;
     expect(row.reason).toBe('spam');
   });
@@ -209,25 +253,41 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     const author = await createAccount('author');
     const reader = await createAccount('reader');
     const post = await rpc(author, 'create_post', { p_body: 'borderline' });
-    expect(await errorOf(rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT409', hint: 'not_banned' });
-    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: 'nsfw' })).toMatchObject({ banned: true, post: { banned: true } });
+    expect(await errorOf(rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id }))).toMatchObject({
+      code: 'PT409',
+      hint: 'not_banned',
+    });
+    expect(await rpc(admin, 'admin_ban_post', { p_post_id: post.id, p_reason: 'nsfw' })).toMatchObject({
+      banned: true,
+      post: { banned: true },
+    });
     expect(await errorOf(rpc(reader, 'get_post', { p_post_id: post.id }))).toMatchObject({ code: 'PT404' });
     expect(await rpc(author, 'get_post', { p_post_id: post.id })).toMatchObject({ banned: true });
-    expect(await rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id })).toEqual({ deleted: true, id: post.id });
+    expect(await rpc(admin, 'admin_delete_banned_post', { p_post_id: post.id })).toEqual({
+      deleted: true,
+      id: post.id,
+    });
     expect((await rpc(admin, 'admin_ban_history', { p_element_id: post.id })).items).toHaveLength(1);
   });
 
   it('deleting a banned user removes all they own and keeps their e-mail from registering again', async () => {
     const gone = await createAccount('gone');
     await rpc(gone, 'create_post', { p_body: 'last words' });
-    expect(await errorOf(rpc(admin, 'admin_delete_banned_user', { p_username: gone.username }))).toMatchObject({ code: 'PT409' });
+    expect(await errorOf(rpc(admin, 'admin_delete_banned_user', { p_username: gone.username }))).toMatchObject({
+      code: 'PT409',
+    });
     await rpc(admin, 'admin_ban_user', { p_username: gone.username, p_reason: 'spam' });
-    expect(await rpc(admin, 'admin_delete_banned_user', { p_username: gone.username })).toMatchObject({ deleted: true, id: gone.id });
+    expect(await rpc(admin, 'admin_delete_banned_user', { p_username: gone.username })).toMatchObject({
+      deleted: true,
+      id: gone.id,
+    });
     expect(await asRoot`select 1 from auth.users where id = ${gone.id}`).toEqual([]);
     expect(await asRoot`select 1 from public.posts where author_id = ${gone.id}`).toEqual([]);
     expect(await asRoot`select 1 from private.banned_emails where email = ${gone.email}`).toHaveLength(1);
     expect((await rpc(admin, 'admin_ban_history', { p_element_id: gone.id })).items).toHaveLength(1);
-    const again = await errorOf(asRoot`insert into auth.users (id, email, aud, role) values (gen_random_uuid(), ${gone.email}, 'authenticated', 'authenticated')`);
+    const again = await errorOf(
+      asRoot`insert into auth.users (id, email, aud, role) values (gen_random_uuid(), ${gone.email}, 'authenticated', 'authenticated')`,
+    );
     expect(again).toMatchObject({ code: 'PT403', hint: 'email_banned' });
   });
 

@@ -42,29 +42,33 @@ function functionsInFiles() {
 }
 
 describe('the schema files', () => {
-  it('are exactly the files config.toml\'s schema_paths lists, in the folder\'s order', () => {
+  it("are exactly the files config.toml's schema_paths lists, in the folder's order", () => {
     // The CLI's db diff and the stack's schema check (supabase/stack/schema.ts, which takes each entry as a path,
     // not a glob) read schema_paths alone: a file missing there would vanish silently.
-    const config = parse(readFileSync('supabase/config.toml', 'utf8')) as { db: { migrations: { schema_paths: string[] } } };
+    const config = parse(readFileSync('supabase/config.toml', 'utf8')) as {
+      db: { migrations: { schema_paths: string[] } };
+    };
     expect(config.db.migrations.schema_paths).toEqual(schemaFiles.map((file) => `./schemas/${file}`));
   });
 
-  it('state every function\'s volatility, but a trigger function\'s (always volatile)', () => {
+  it("state every function's volatility, but a trigger function's (always volatile)", () => {
     const unstated = functionsInFiles()
       .filter((f) => !/\nreturns trigger\n/.test(f.header) && !/\n(immutable|stable|volatile)\n/.test(f.header))
       .map((f) => `${f.file}: ${f.name}`);
     expect(unstated).toEqual([]);
   });
 
-  it('follow each function at once by its revoke from public (moderation\'s are revoked all together)', () => {
+  it("follow each function at once by its revoke from public (moderation's are revoked all together)", () => {
     const loose = functionsInFiles()
       .filter((f) => !f.name.startsWith('moderation.') && !f.next.startsWith(`revoke execute on function ${f.name}(`))
       .map((f) => `${f.file}: ${f.name}`);
     expect(loose).toEqual([]);
   });
 
-  it('put a table\'s policies and grants in the table\'s own file (09_policies.sql holds those of the tables before it)', () => {
-    const home = new Map(schemaFiles.flatMap((file) => [...source(file).matchAll(/^create table ([\w.]+)/gm)].map((m) => [m[1], file])));
+  it("put a table's policies and grants in the table's own file (09_policies.sql holds those of the tables before it)", () => {
+    const home = new Map(
+      schemaFiles.flatMap((file) => [...source(file).matchAll(/^create table ([\w.]+)/gm)].map((m) => [m[1], file])),
+    );
     const strays = schemaFiles.flatMap((file) =>
       [...source(file).matchAll(/^(?:create policy "[^"]+"\s+on|grant [\w, ()]+ on(?: table)?) ([\w.]+)/gm)]
         .filter((m) => home.has(m[1]))
@@ -78,13 +82,16 @@ describe('the schema files', () => {
 describe.skipIf(!authIsRunning)('the catalog keeps the conventions', () => {
   /** The project's own functions (not an extension's), then a query of them. */
   const own = (query: string) =>
-    asRoot.unsafe(`
+    asRoot.unsafe(
+      `
       with own as (
         select p.*, p.oid::regprocedure::text as signature, n.nspname as schema
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname = any($1::text[])
           and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e'))
-      ${query}`, [appSchemas]).then((rows) => rows.map((row) => row.found as string));
+      ${query}`,
+      [appSchemas],
+    ).then((rows) => rows.map((row) => row.found as string));
 
   it('nothing security definer lives in public, but the allow-list', async () => {
     const found = await own(`select signature as found from own where schema = 'public' and prosecdef order by 1`);
@@ -92,7 +99,11 @@ describe.skipIf(!authIsRunning)('the catalog keeps the conventions', () => {
   });
 
   it('every function runs with an empty search_path', async () => {
-    expect(await own(`select signature as found from own where not coalesce(proconfig, '{}') @> array['search_path=""'] order by 1`)).toEqual([]);
+    expect(
+      await own(
+        `select signature as found from own where not coalesce(proconfig, '{}') @> array['search_path=""'] order by 1`,
+      ),
+    ).toEqual([]);
   });
 
   it('no function is executable by PUBLIC; a trigger function or one of moderation by no client role', async () => {

@@ -23,7 +23,8 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     for (const failure of failures) expect(failure.reason.code).toMatch(/^(40001|40P01|23505)$/);
 
     const [{ likes }] = await asRoot`select count(*)::int as likes from public.post_likes where post_id = ${post.id}`;
-    const [{ followers }] = await asRoot`select count(*)::int as followers from public.follows where followee_id = ${star.id} and status = 'accepted'`;
+    const [{ followers }] =
+      await asRoot`select count(*)::int as followers from public.follows where followee_id = ${star.id} and status = 'accepted'`;
     const fresh = await rpc(star, 'get_post', { p_post_id: post.id });
     expect(fresh.likes_count).toBe(likes);
     expect(fresh.comments_count).toBe(10);
@@ -32,16 +33,22 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     expect(corrected).toBe(0);
   });
 
-  it('take a deleted account\'s likes off every post it liked, in one statement, and keep the others\' likes', async () => {
-    const [leaver, stayer, author] = await Promise.all(['leaver', 'stayer', 'author'].map((label) => createAccount(label)));
-    const posts = await Promise.all(['one', 'two', 'three'].map((body) => rpc(author, 'create_post', { p_body: body })));
+  it("take a deleted account's likes off every post it liked, in one statement, and keep the others' likes", async () => {
+    const [leaver, stayer, author] = await Promise.all(
+      ['leaver', 'stayer', 'author'].map((label) => createAccount(label)),
+    );
+    const posts = await Promise.all(
+      ['one', 'two', 'three'].map((body) => rpc(author, 'create_post', { p_body: body })),
+    );
     for (const post of posts) await rpc(leaver, 'like_post', { p_post_id: post.id });
     await rpc(stayer, 'like_post', { p_post_id: posts[0].id });
     expect((await rpc(author, 'get_post', { p_post_id: posts[0].id })).likes_count).toBe(2);
 
     // As Supabase Auth deletes an account: its likes go by cascade, three rows in one statement.
     await asRoot`delete from auth.users where id = ${leaver.id}`;
-    const counts = await Promise.all(posts.map(async (post) => (await rpc(author, 'get_post', { p_post_id: post.id })).likes_count));
+    const counts = await Promise.all(
+      posts.map(async (post) => (await rpc(author, 'get_post', { p_post_id: post.id })).likes_count),
+    );
     expect(counts).toEqual([1, 0, 0]);
     const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
     expect(corrected).toBe(0);

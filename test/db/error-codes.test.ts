@@ -49,8 +49,14 @@ const literals = (text: string) => [...text.matchAll(/'([a-z_]+)'/g)].map((m) =>
 const statusOf = (text: string) => (/^\d{3}$/.test(text) ? Number(text) : undefined);
 
 /** public and the schemas supabase/schemas/ creates (private, moderation…). */
-const projectSchemas = ['public', ...readdirSync('supabase/schemas').flatMap((file) =>
-  [...readFileSync(`supabase/schemas/${file}`, 'utf8').matchAll(/create schema (?:if not exists )?(\w+)/g)].map((m) => m[1]))];
+const projectSchemas = [
+  'public',
+  ...readdirSync('supabase/schemas').flatMap((file) =>
+    [...readFileSync(`supabase/schemas/${file}`, 'utf8').matchAll(/create schema (?:if not exists )?(\w+)/g)].map((m) =>
+      m[1]
+    )
+  ),
+];
 
 async function projectFunctions(): Promise<{ name: string; source: string }[]> {
   const functions = await asRoot`
@@ -64,12 +70,16 @@ async function raisedBySql(): Promise<Raised[]> {
   const functions = await projectFunctions();
   // A write limit refuses with too_many_<family>, one per row of its table (supabase/schemas/24_write_limits.sql).
   const limits = await asRoot`select 'too_many_' || family as code from private.write_limits`;
-  return [...limits.map(({ code }) => ({ code, status: 429, where: 'private.write_limits' })), ...functions.flatMap(({ name, source }) => [
-    // private.fail raises; private.committed_refusal and private.hook_refusal answer a refusal without rolling back.
-    ...callArguments(source, /private\.(?:fail|committed_refusal|hook_refusal)\(/, 2).flatMap(([status, code]) =>
-      literals(code).map((c) => ({ code: c, status: statusOf(status), where: name }))),
-    ...[...source.matchAll(/hint\s*=\s*'([a-z_]+)'/g)].map((m) => ({ code: m[1], where: name })),
-  ])];
+  return [
+    ...limits.map(({ code }) => ({ code, status: 429, where: 'private.write_limits' })),
+    ...functions.flatMap(({ name, source }) => [
+      // private.fail raises; private.committed_refusal and private.hook_refusal answer a refusal without rolling back.
+      ...callArguments(source, /private\.(?:fail|committed_refusal|hook_refusal)\(/, 2).flatMap(([status, code]) =>
+        literals(code).map((c) => ({ code: c, status: statusOf(status), where: name }))
+      ),
+      ...[...source.matchAll(/hint\s*=\s*'([a-z_]+)'/g)].map((m) => ({ code: m[1], where: name })),
+    ]),
+  ];
 }
 
 function sources(dir: string): { file: string; text: string }[] {
@@ -83,7 +93,8 @@ const facade = sources('functions/api');
 function raisedByFacade(): Raised[] {
   return facade.flatMap(({ file, text }) => [
     ...callArguments(text, /new ApiError\(/, 2).flatMap(([status, code]) =>
-      literals(code).map((c) => ({ code: c, status: statusOf(status), where: file }))),
+      literals(code).map((c) => ({ code: c, status: statusOf(status), where: file }))
+    ),
     // Translation tables: [status, 'code', …] (Auth's codes, SQLSTATEs) and status: 'code' (HTTP errors).
     ...[...text.matchAll(/\[\s*(\d{3}),\s*'([a-z_]+)'/g), ...text.matchAll(/^\s*(\d{3}): '([a-z_]+)',$/gm)]
       .map((m) => ({ code: m[2], status: Number(m[1]), where: file })),
@@ -91,9 +102,11 @@ function raisedByFacade(): Raised[] {
 }
 
 const undocumented = (raised: Raised[], codes: Map<string, Set<number>>) => [
-  ...new Set(raised
-    .filter(({ code, status }) => !codes.has(code) || (status !== undefined && !codes.get(code)!.has(status)))
-    .map(({ code, status, where }) => `${status ?? '?'} ${code} (${where})`)),
+  ...new Set(
+    raised
+      .filter(({ code, status }) => !codes.has(code) || (status !== undefined && !codes.get(code)!.has(status)))
+      .map(({ code, status, where }) => `${status ?? '?'} ${code} (${where})`),
+  ),
 ];
 
 describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
@@ -118,18 +131,25 @@ describe.skipIf(!authIsRunning)('supabase/ERRORS.md', () => {
     expect([...codes.keys()].filter((code) => !raised.has(code))).toEqual([]);
   });
 
-  it('maps the SQLSTATEs Postgres raises as lib/errors.ts does, and these cover the SQL functions\' own', async () => {
+  it("maps the SQLSTATEs Postgres raises as lib/errors.ts does, and these cover the SQL functions' own", async () => {
     const source = facade.find(({ file }) => file.endsWith('lib/errors.ts'))!.text;
-    const mapped = [...source.matchAll(/'([0-9A-Z]{5})': \[(\d{3}), '([a-z_]+)'(?:, '[^']*')?\]/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    const mapped = [...source.matchAll(/'([0-9A-Z]{5})': \[(\d{3}), '([a-z_]+)'(?:, '[^']*')?\]/g)].map((m) =>
+      `${m[1]} ${m[2]} ${m[3]}`
+    );
     expect(sqlStates).toEqual(mapped.sort());
     // PTxyz states carry their HTTP status (lib/errors.ts reads the digits), so only the others need a row.
-    const ownStates = (await projectFunctions()).flatMap(({ source }) => [...source.matchAll(/errcode\s*=\s*'([0-9A-Z]{5})'/g)].map((m) => m[1]))
+    const ownStates = (await projectFunctions()).flatMap(({ source }) =>
+      [...source.matchAll(/errcode\s*=\s*'([0-9A-Z]{5})'/g)].map((m) => m[1])
+    )
       .filter((state) => !state.startsWith('PT'));
     expect(ownStates.length).toBeGreaterThan(0);
     expect(ownStates.filter((state) => !mapped.some((entry) => entry.startsWith(`${state} `)))).toEqual([]);
   });
 
-  it.each(errorCodeFiles())('$path is what supabase/ERRORS.md and the sources say now (else run `npm run error-codes`)', ({ path, text }) => {
-    expect(readFileSync(path, 'utf8')).toBe(text);
-  });
+  it.each(errorCodeFiles())(
+    '$path is what supabase/ERRORS.md and the sources say now (else run `npm run error-codes`)',
+    ({ path, text }) => {
+      expect(readFileSync(path, 'utf8')).toBe(text);
+    },
+  );
 });

@@ -16,7 +16,7 @@ const feedBodies = async (reader: Account, args: Record<string, unknown> = {}) =
   (await rpc(reader, 'feed', args)).items.map((post: { body: string }) => post.body);
 
 describe.skipIf(!authIsRunning)('the home feed', () => {
-  it('holds the posts of followed accounts and one\'s own, newest first, and nobody else\'s', async () => {
+  it("holds the posts of followed accounts and one's own, newest first, and nobody else's", async () => {
     const reader = await createAccount('reader');
     const friend = await createAccount('friend');
     const stranger = await createAccount('stranger');
@@ -27,10 +27,13 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     await rpc(friend, 'create_post', { p_body: 'friend 2' });
     expect(await feedBodies(reader)).toEqual(['friend 2', 'mine 1', 'friend 1']);
     expect(await feedBodies(stranger)).toEqual(['stranger 1']);
-    expect((await rpc(reader, 'feed')).items[0]).toMatchObject({ author: { username: friend.username }, viewer: { liked: false, is_author: false } });
+    expect((await rpc(reader, 'feed')).items[0]).toMatchObject({
+      author: { username: friend.username },
+      viewer: { liked: false, is_author: false },
+    });
   });
 
-  it('shows a private account\'s posts only once its follow request is accepted', async () => {
+  it("shows a private account's posts only once its follow request is accepted", async () => {
     const reader = await createAccount('reader');
     const shy = await createAccount('shy', { isPrivate: true });
     await rpc(shy, 'create_post', { p_body: 'for followers' });
@@ -40,7 +43,7 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     expect(await feedBodies(reader)).toEqual(['for followers']);
   });
 
-  it('shows close-friends posts to the author\'s close friends only, and private posts to nobody else', async () => {
+  it("shows close-friends posts to the author's close friends only, and private posts to nobody else", async () => {
     const author = await createAccount('author');
     const close = await createAccount('close');
     const follower = await createAccount('follower');
@@ -103,7 +106,10 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
 
   it('asks each followed account for its newest posts by the same rules (private.visible_posts_by), past hidden ones', async () => {
     const [reader, author, shy, blocker, offender] = await Promise.all(
-      ['reader', 'author', 'shy', 'blocker', 'offender'].map((label) => createAccount(label, { isPrivate: label === 'shy' })));
+      ['reader', 'author', 'shy', 'blocker', 'offender'].map((label) =>
+        createAccount(label, { isPrivate: label === 'shy' })
+      ),
+    );
     for (const followed of [author, blocker, offender]) await rpc(reader, 'follow', { p_username: followed.username });
     const older = (await rpc(author, 'create_post', { p_body: 'older, for everyone' })).id;
     const shown = (await rpc(author, 'create_post', { p_body: 'for everyone' })).id;
@@ -118,8 +124,11 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     const [{ at: shownAt }] = await asRoot`select created_at::text as at from public.posts where id = ${shown}`;
     const probed = async (actor: Account, limit: number, options: { before?: [string, string]; day?: string } = {}) => {
       const [beforeAt, beforeId] = options.before ?? ['infinity', 'ffffffff-ffff-ffff-ffff-ffffffffffff'];
-      const [{ ids }] = await as(actor, (tx) => tx`
-        select array(select v.id from private.visible_posts_by(${authors}::uuid[], ${options.day ?? null}::date, ${beforeAt}::text::timestamptz,
+      const [{ ids }] = await as(actor, (tx) =>
+        tx`
+        select array(select v.id from private.visible_posts_by(${authors}::uuid[], ${
+          options.day ?? null
+        }::date, ${beforeAt}::text::timestamptz,
           ${beforeId}, '-infinity', '00000000-0000-0000-0000-000000000000', ${limit}) v) as ids`);
       return ids;
     };
@@ -128,8 +137,12 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     expect(await probed(reader, 10, { before: [shownAt, shown] })).toEqual([older]);
     expect(await probed(reader, 10, { day: '2001-01-01' })).toEqual([]);
     expect(await probed(author, 3)).toEqual([blockers, own, close]); // the blocker blocked the reader, not the author
-    expect((await errorOf(as(anon, (tx) => tx`
-      select * from private.visible_posts_by(${authors}::uuid[], null, 'infinity', ${shown}, '-infinity', ${shown}, 10)`))).code)
+    expect(
+      (await errorOf(as(anon, (tx) =>
+        tx`
+      select * from private.visible_posts_by(${authors}::uuid[], null, 'infinity', ${shown}, '-infinity', ${shown}, 10)`)))
+        .code,
+    )
       .toBe('42501');
   });
 
@@ -137,7 +150,8 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     const reader = await createAccount('reader');
     const authors = await Promise.all(Array.from({ length: 25 }, (_, i) => createAccount(`author${i}`)));
     const ids = authors.map((author) => author.id);
-    const follow = (part: string[]) => asRoot`
+    const follow = (part: string[]) =>
+      asRoot`
       insert into public.follows (follower_id, followee_id) select ${reader.id}, a from unnest(${part}::uuid[]) a`;
     await follow(ids.slice(0, 12)); // these sources are raised as posts are written; the others start from their newest
     // Seven transactions, each a post by a different subset of the authors: the posts of one share its time.
@@ -148,19 +162,29 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     }
     await follow(ids.slice(12));
     const expected = (await asRoot`
-      select id from public.posts where author_id = any (${ids}::uuid[]) order by created_at desc, id desc`).map((row) => row.id);
+      select id from public.posts where author_id = any (${ids}::uuid[]) order by created_at desc, id desc`).map((
+      row,
+    ) => row.id);
     expect(expected.length).toBe(70);
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: Array<{ id: string }>; next_cursor: string | null } = await rpc(reader, 'feed', { p_limit: 3, p_cursor: cursor });
+      const page: { items: Array<{ id: string }>; next_cursor: string | null } = await rpc(reader, 'feed', {
+        p_limit: 3,
+        p_cursor: cursor,
+      });
       walked.push(...page.items.map((post) => post.id));
       cursor = page.next_cursor;
     } while (cursor);
     expect(walked).toEqual(expected);
-    const [newest] = await as(reader, (tx) => tx`
+    const [newest] = await as(reader, (tx) =>
+      tx`
       select private.encode_cursor(created_at, id) as cursor from public.posts where id = ${expected[40]}`);
-    expect((await rpc(reader, 'feed', { p_newer_than: newest.cursor, p_limit: 100 })).items.map((post: { id: string }) => post.id))
+    expect(
+      (await rpc(reader, 'feed', { p_newer_than: newest.cursor, p_limit: 100 })).items.map((post: { id: string }) =>
+        post.id
+      ),
+    )
       .toEqual(expected.slice(0, 40));
   });
 
@@ -172,7 +196,10 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
     await rpc(quiet, 'create_post', { p_body: 'the only one shown' });
     for (const [i, author] of others.entries()) {
       // Newer than the quiet account's post, each raising its author's bound above it, and none for the reader.
-      const post = await rpc(author, 'create_post', { p_body: `hidden ${i}`, p_privacy: i % 2 ? 'close_friends' : 'public' });
+      const post = await rpc(author, 'create_post', {
+        p_body: `hidden ${i}`,
+        p_privacy: i % 2 ? 'close_friends' : 'public',
+      });
       if (i % 2 === 0) await rpc(author, 'delete_post', { p_post_id: post.id });
     }
     expect(await feedBodies(reader, { p_limit: 1 })).toEqual(['the only one shown']);
@@ -181,11 +208,14 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
 
   it('keeps one feed source per accepted follow, its bound raised by each new post', async () => {
     const [reader, author, shy, famous] = await Promise.all(
-      ['reader', 'author', 'shy', 'famous'].map((label) => createAccount(label, { isPrivate: label === 'shy' })));
-    const sources = async () => Object.fromEntries((await asRoot`
+      ['reader', 'author', 'shy', 'famous'].map((label) => createAccount(label, { isPrivate: label === 'shy' })),
+    );
+    const sources = async () =>
+      Object.fromEntries((await asRoot`
       select followee_id, newest_post_at::text as bound from private.feed_sources where follower_id = ${reader.id}`)
-      .map((row) => [row.followee_id, row.bound]));
-    const postedAt = async (id: string) => (await asRoot`select created_at::text as at from public.posts where id = ${id}`)[0].at;
+        .map((row) => [row.followee_id, row.bound]));
+    const postedAt = async (id: string) =>
+      (await asRoot`select created_at::text as at from public.posts where id = ${id}`)[0].at;
 
     await rpc(reader, 'follow', { p_username: author.username });
     expect(await sources()).toEqual({ [author.id]: '-infinity' });
@@ -221,7 +251,8 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
 
     await rpc(reader, 'block', { p_username: shy.username });
     expect(Object.keys(await sources())).toEqual([author.id]);
-    expect((await asRoot`select count(*)::int as n from private.feed_sources where follower_id = ${author.id}`)[0].n).toBe(0);
+    expect((await asRoot`select count(*)::int as n from private.feed_sources where follower_id = ${author.id}`)[0].n)
+      .toBe(0);
   });
 
   it('pages by cursor without gaps or repeats, and filters by day', async () => {
@@ -242,7 +273,13 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
   it('needs a caller, a valid cursor and limit', async () => {
     const reader = await createAccount('reader');
     expect(await errorOf(rpc(anon, 'feed'))).toMatchObject({ code: '42501' });
-    expect(await errorOf(rpc(reader, 'feed', { p_cursor: 'nonsense' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
-    expect(await errorOf(rpc(reader, 'feed', { p_limit: 101 }))).toMatchObject({ code: 'PT400', hint: 'invalid_limit' });
+    expect(await errorOf(rpc(reader, 'feed', { p_cursor: 'nonsense' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_cursor',
+    });
+    expect(await errorOf(rpc(reader, 'feed', { p_limit: 101 }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_limit',
+    });
   });
 });

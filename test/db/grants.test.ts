@@ -9,11 +9,13 @@ describe.skipIf(!authIsRunning)('privileges', () => {
     const member = await createAccount('member');
     for (const actor of [anon, member]) {
       // Each call starts when awaited: a refusal nobody awaits yet would be an unhandled rejection.
-      for (const lookup of [
-        () => as(actor, (tx) => tx`select private.email_for_login(${member.username})`),
-        () => as(actor, (tx) => tx`select private.awaits_confirmation(${member.email})`),
-        () => as(actor, (tx) => tx`select private.refuse_banned_email(${member.email})`),
-      ]) {
+      for (
+        const lookup of [
+          () => as(actor, (tx) => tx`select private.email_for_login(${member.username})`),
+          () => as(actor, (tx) => tx`select private.awaits_confirmation(${member.email})`),
+          () => as(actor, (tx) => tx`select private.refuse_banned_email(${member.email})`),
+        ]
+      ) {
         expect([actor.name, (await errorOf(lookup())).code]).toEqual([actor.name, '42501']);
       }
     }
@@ -41,6 +43,11 @@ describe.skipIf(!authIsRunning)('privileges', () => {
     }).catch((error) => {
       if (error !== rollback) throw error;
     });
-    expect(granted).toEqual({ anon_public: false, authenticated_private: false, authenticated_table: false, owner: true });
+    expect(granted).toEqual({
+      anon_public: false,
+      authenticated_private: false,
+      authenticated_table: false,
+      owner: true,
+    });
   });
 });

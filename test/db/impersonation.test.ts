@@ -13,8 +13,15 @@ const studioPath = '/impersonation-example-request-path';
 /** Studio's wrapper, as role-impersonation.ts writes it, then `work`, in one transaction as `postgres`. */
 function impersonating<T>(user: Account, work: (tx: Tx) => Promise<T>): Promise<T> {
   const claims = JSON.stringify({
-    aal: 'aal1', aud: 'authenticated', email: user.email, role: 'authenticated', session_id: randomUUID(), sub: user.id,
-    exp: Math.floor(Date.now() / 1000) + 3600, iat: Math.floor(Date.now() / 1000), amr: [{ method: 'password' }],
+    aal: 'aal1',
+    aud: 'authenticated',
+    email: user.email,
+    role: 'authenticated',
+    session_id: randomUUID(),
+    sub: user.id,
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    iat: Math.floor(Date.now() / 1000),
+    amr: [{ method: 'password' }],
   });
   return asRoot.begin(async (tx) => {
     await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true),
@@ -27,9 +34,11 @@ function impersonating<T>(user: Account, work: (tx: Tx) => Promise<T>): Promise<
 const visiblePostsOf = (tx: Tx, ids: string[]) =>
   tx`select id from public.posts where id = any(${ids}::uuid[]) order by id`.then((rows) => rows.map((r) => r.id));
 
-describe.skipIf(!authIsRunning)('impersonating a user in Studio\'s SQL editor', () => {
+describe.skipIf(!authIsRunning)("impersonating a user in Studio's SQL editor", () => {
   it('sees what the user sees through supabase-js, and writes as them', async () => {
-    const [viewer, blocker, friend] = await Promise.all(['viewer', 'blocker', 'friend'].map((label) => createAccount(label)));
+    const [viewer, blocker, friend] = await Promise.all(
+      ['viewer', 'blocker', 'friend'].map((label) => createAccount(label)),
+    );
     const hidden = await rpc(blocker, 'create_post', { p_body: 'not for the viewer' });
     const shown = await rpc(friend, 'create_post', { p_body: 'for everyone' });
     await rpc(blocker, 'block', { p_username: viewer.username });
@@ -41,7 +50,9 @@ describe.skipIf(!authIsRunning)('impersonating a user in Studio\'s SQL editor', 
     const [me] = await impersonating(viewer, (tx) => tx`select public.me() as me`);
     expect(me.me).toMatchObject({ username: viewer.username });
     await impersonating(viewer, (tx) => tx`select public.like_post(${shown.id})`);
-    expect(await asRoot`select user_id from public.post_likes where post_id = ${shown.id}`).toEqual([{ user_id: viewer.id }]);
+    expect(await asRoot`select user_id from public.post_likes where post_id = ${shown.id}`).toEqual([{
+      user_id: viewer.id,
+    }]);
     // Refused as the user is refused: the blocker's post is not there for them.
     expect(await errorOf(impersonating(viewer, (tx) => tx`select public.like_post(${hidden.id})`)))
       .toMatchObject({ code: 'PT404', hint: 'post_not_found' });
@@ -54,7 +65,7 @@ describe.skipIf(!authIsRunning)('impersonating a user in Studio\'s SQL editor', 
     expect(row.uid).toBeNull();
   });
 
-  it('does not open PostgREST\'s path: claims with a session that is not live stay refused there, marker or not', async () => {
+  it("does not open PostgREST's path: claims with a session that is not live stay refused there, marker or not", async () => {
     const user = await createAccount('user');
     const [live] = await as(user, (tx) => tx`select private.uid() as uid`);
     expect(live.uid).toBe(user.id);
@@ -65,6 +76,8 @@ describe.skipIf(!authIsRunning)('impersonating a user in Studio\'s SQL editor', 
       return tx`select private.uid() as uid`;
     });
     expect([plain.uid, marked.uid]).toEqual([null, null]);
-    expect(await errorOf(as(ended, (tx) => tx`select public.like_post(${randomUUID()})`))).toMatchObject({ code: 'PT401' });
+    expect(await errorOf(as(ended, (tx) => tx`select public.like_post(${randomUUID()})`))).toMatchObject({
+      code: 'PT401',
+    });
   });
 });

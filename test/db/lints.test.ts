@@ -19,10 +19,30 @@ const config = parse(readFileSync('supabase/config.toml', 'utf8')) as {
  * The private tables no client role has a privilege on. RLS is on with no policy, so that a grant added by
  * mistake still shows them no row: only security definer helpers and the server read and write them.
  */
-const serverOnlyTables = ['admins', 'banned_emails', 'code_attempts', 'code_mails', 'factor_code_checks', 'factor_owner_proofs',
-  'factor_recoveries', 'feed_sources', 'idempotent_requests', 'mail_counts', 'mail_limits', 'owner_proof_failures',
-  'post_mention_notices', 'request_counts', 'request_limits', 'reserved_usernames', 'time_zones', 'trusted_writers',
-  'write_counts', 'write_limit_history', 'write_limits', 'write_marks'];
+const serverOnlyTables = [
+  'admins',
+  'banned_emails',
+  'code_attempts',
+  'code_mails',
+  'factor_code_checks',
+  'factor_owner_proofs',
+  'factor_recoveries',
+  'feed_sources',
+  'idempotent_requests',
+  'mail_counts',
+  'mail_limits',
+  'owner_proof_failures',
+  'post_mention_notices',
+  'request_counts',
+  'request_limits',
+  'reserved_usernames',
+  'time_zones',
+  'trusted_writers',
+  'write_counts',
+  'write_limit_history',
+  'write_limits',
+  'write_marks',
+];
 
 /** Findings that stand, by the advisors' cache key, each with why. */
 const accepted: Record<string, string> = Object.fromEntries(serverOnlyTables.map((table) => [
@@ -39,41 +59,62 @@ const acceptedLints: Record<string, string> = {
 /** The current lints the pinned CLI lacks: number and name, and a query whose rows (`found`) are the findings. */
 const newerLints: [string, string][] = [
   // The local stack runs no Storage (no storage.objects: nothing to find); a hosted project's policies are these.
-  ['0025 public_bucket_allows_listing', `
+  [
+    '0025 public_bucket_allows_listing',
+    `
     select b.id || ': ' || p.polname as found
     from unnest($2::text[]) b(id), pg_policy p
     where p.polrelid = to_regclass('storage.objects') and p.polpermissive and p.polcmd in ('r', '*')
       and (p.polroles @> array[0::oid] or p.polroles && array['anon'::regrole::oid, 'authenticated'::regrole::oid])
-      and (p.polqual is null or pg_get_expr(p.polqual, p.polrelid) in ('true', format('(bucket_id = %L::text)', b.id)))`],
+      and (p.polqual is null or pg_get_expr(p.polqual, p.polrelid) in ('true', format('(bucket_id = %L::text)', b.id)))`,
+  ],
   // The local stack has no pg_graphql: nothing to find. A hosted project that enables it exposes public's tables
   // through GraphQL too (RLS still applies), and these two list them.
-  ['0026 pg_graphql_anon_table_exposed', `
+  [
+    '0026 pg_graphql_anon_table_exposed',
+    `
     select c.oid::regclass::text as found from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where exists (select 1 from pg_extension where extname = 'pg_graphql') and c.relkind in ('r', 'v', 'm', 'f', 'p')
-      and n.nspname = any($1::text[]) and has_table_privilege('anon', c.oid, 'select')`],
-  ['0027 pg_graphql_authenticated_table_exposed', `
+      and n.nspname = any($1::text[]) and has_table_privilege('anon', c.oid, 'select')`,
+  ],
+  [
+    '0027 pg_graphql_authenticated_table_exposed',
+    `
     select c.oid::regclass::text as found from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where exists (select 1 from pg_extension where extname = 'pg_graphql') and c.relkind in ('r', 'v', 'm', 'f', 'p')
-      and n.nspname = any($1::text[]) and has_table_privilege('authenticated', c.oid, 'select')`],
-  ['0028 anon_security_definer_function_executable', `
+      and n.nspname = any($1::text[]) and has_table_privilege('authenticated', c.oid, 'select')`,
+  ],
+  [
+    '0028 anon_security_definer_function_executable',
+    `
     select p.oid::regprocedure::text as found from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where p.prosecdef and n.nspname = any($1::text[]) and has_function_privilege('anon', p.oid, 'execute')`],
-  ['0029 authenticated_security_definer_function_executable', `
+    where p.prosecdef and n.nspname = any($1::text[]) and has_function_privilege('anon', p.oid, 'execute')`,
+  ],
+  [
+    '0029 authenticated_security_definer_function_executable',
+    `
     select p.oid::regprocedure::text as found from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-    where p.prosecdef and n.nspname = any($1::text[]) and has_function_privilege('authenticated', p.oid, 'execute')`],
+    where p.prosecdef and n.nspname = any($1::text[]) and has_function_privilege('authenticated', p.oid, 'execute')`,
+  ],
 ];
 
-describe('the advisors\' configuration lint', () => {
+describe("the advisors' configuration lint", () => {
   it('0012 auth_allow_anonymous_sign_ins: anonymous sign-ins are off', () => {
     expect(config.auth.enable_anonymous_sign_ins).toBe(false);
   });
 });
 
-describe.skipIf(!authIsRunning)('the advisors\' database lints, info level and up', () => {
+describe.skipIf(!authIsRunning)("the advisors' database lints, info level and up", () => {
   it('supabase db advisors finds nothing but the accepted findings', () => {
-    const run = spawnSync('node_modules/.bin/supabase',
-      ['db', 'advisors', `--remote=${stack.dbUrl}?sslmode=disable`, '--level', 'info', '--output-format', 'json'],
-      { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync('node_modules/.bin/supabase', [
+      'db',
+      'advisors',
+      `--remote=${stack.dbUrl}?sslmode=disable`,
+      '--level',
+      'info',
+      '--output-format',
+      'json',
+    ], { encoding: 'utf8', timeout: 120_000 });
     expect(run.status, run.stderr).toBe(0);
     const results: { name: string; cacheKey: string }[] = JSON.parse(run.stdout).results;
     const keys = results.filter((result) => !(result.name in acceptedLints)).map((result) => result.cacheKey);
@@ -84,8 +125,13 @@ describe.skipIf(!authIsRunning)('the advisors\' database lints, info level and u
 
   it.each(newerLints)('%s: no finding', async (_lint, query) => {
     // $1: the schemas PostgREST exposes; $2: the public buckets of config.toml.
-    const publicBuckets = Object.entries(config.storage.buckets).filter(([, bucket]) => bucket.public).map(([id]) => id);
-    const rows = await asRoot.unsafe(`with parameters as (select $1::text[], $2::text[]) ${query}`, [config.api.schemas, publicBuckets]);
+    const publicBuckets = Object.entries(config.storage.buckets).filter(([, bucket]) => bucket.public).map(([id]) =>
+      id
+    );
+    const rows = await asRoot.unsafe(`with parameters as (select $1::text[], $2::text[]) ${query}`, [
+      config.api.schemas,
+      publicBuckets,
+    ]);
     expect(rows.map((row) => row.found)).toEqual([]);
   });
 });

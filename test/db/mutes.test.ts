@@ -7,11 +7,14 @@ import { type Account, createAccount } from '../helpers/accounts.ts';
 import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
-const feedBodies = async (reader: Account) => (await rpc(reader, 'feed')).items.map((post: { body: string }) => post.body);
+const feedBodies = async (reader: Account) =>
+  (await rpc(reader, 'feed')).items.map((post: { body: string }) => post.body);
 const searchIds = async (reader: Account, q: string) =>
   (await rpc(reader, 'search', { p_q: q, p_type: 'posts' })).items.map((post: { id: string }) => post.id).sort();
 const notices = async (recipient: Account) =>
-  (await rpc(recipient, 'notifications')).items.map((n: { kind: string; actor: { username: string } }) => `${n.kind} ${n.actor.username}`);
+  (await rpc(recipient, 'notifications')).items.map((n: { kind: string; actor: { username: string } }) =>
+    `${n.kind} ${n.actor.username}`
+  );
 
 /** `reader` follows `loud` and `quiet`, each of which posted a word of its own test. */
 async function arrange(word: string) {
@@ -27,7 +30,11 @@ describe.skipIf(!authIsRunning)('mutes', () => {
   it("take the muted account's posts out of the feed and post search and stop its notices; its profile and posts stay reachable", async () => {
     const word = `m${Date.now().toString(36)}`;
     const { reader, loud, quiet, loudPost, quietPost, readerPost } = await arrange(word);
-    expect(await rpc(reader, 'mute', { p_username: loud.username })).toMatchObject({ muted: true, notifications_only: false, expires_at: null });
+    expect(await rpc(reader, 'mute', { p_username: loud.username })).toMatchObject({
+      muted: true,
+      notifications_only: false,
+      expires_at: null,
+    });
 
     expect(await feedBodies(reader)).toEqual(['my day', `${word} from quiet`]);
     expect(await searchIds(reader, word)).toEqual([quietPost]);
@@ -38,7 +45,9 @@ describe.skipIf(!authIsRunning)('mutes', () => {
     expect((await rpc(reader, 'get_post', { p_post_id: loudPost })).id).toBe(loudPost);
     expect((await rpc(reader, 'get_profile', { p_username: loud.username })).username).toBe(loud.username);
     // The account itself is still found, and unmuting brings its posts back.
-    expect((await rpc(reader, 'search', { p_q: loud.username, p_type: 'users' })).items.map((u: { id: string }) => u.id)).toContain(loud.id);
+    expect(
+      (await rpc(reader, 'search', { p_q: loud.username, p_type: 'users' })).items.map((u: { id: string }) => u.id),
+    ).toContain(loud.id);
     expect(await rpc(reader, 'mute', { p_username: loud.username })).toMatchObject({ muted: false });
     expect(await feedBodies(reader)).toEqual(['my day', `${word} from quiet`, `${word} from loud`]);
   });
@@ -65,7 +74,9 @@ describe.skipIf(!authIsRunning)('mutes', () => {
     const unknown = await errorOf(rpc(reader, 'mute', { p_username: 'nobody_at_all_here', p_mute: true }));
     expect(viaApi).toEqual({ ...unknown, message: `No user "${blocker.username}"` }); // the name asked for, nothing more
     const direct = await errorOf(as(reader, (tx) => tx`insert into public.mutes (muted_id) values (${blocker.id})`));
-    const directUnknown = await errorOf(as(reader, (tx) => tx`insert into public.mutes (muted_id) values (${randomUUID()})`));
+    const directUnknown = await errorOf(
+      as(reader, (tx) => tx`insert into public.mutes (muted_id) values (${randomUUID()})`),
+    );
     expect(direct.code).toBe('42501');
     expect(directUnknown.code).toBe(direct.code);
   });
@@ -81,7 +92,8 @@ describe.skipIf(!authIsRunning)('mutes', () => {
 
     await rpc(reader, 'mute', { p_username: quiet.username, p_mute: true });
     await rpc(quiet, 'block', { p_username: reader.username, p_block: true });
-    expect(await asRoot`select 1 from public.mutes where muter_id = ${reader.id} and muted_id = ${quiet.id}`).toHaveLength(0);
+    expect(await asRoot`select 1 from public.mutes where muter_id = ${reader.id} and muted_id = ${quiet.id}`)
+      .toHaveLength(0);
     await rpc(quiet, 'block', { p_username: reader.username, p_block: false });
     expect((await rpc(reader, 'mutes')).items).toEqual([]);
   });
@@ -89,9 +101,15 @@ describe.skipIf(!authIsRunning)('mutes', () => {
   it('refuse oneself and a duration out of range', async () => {
     const reader = await createAccount('reader');
     const other = await createAccount('other');
-    expect(await errorOf(rpc(reader, 'mute', { p_username: reader.username }))).toMatchObject({ code: 'PT400', hint: 'cannot_mute_self' });
+    expect(await errorOf(rpc(reader, 'mute', { p_username: reader.username }))).toMatchObject({
+      code: 'PT400',
+      hint: 'cannot_mute_self',
+    });
     for (const duration of [59, 367 * 86400]) {
-      expect(await errorOf(rpc(reader, 'mute', { p_username: other.username, p_duration: duration }))).toMatchObject({ code: 'PT400', hint: 'invalid_duration' });
+      expect(await errorOf(rpc(reader, 'mute', { p_username: other.username, p_duration: duration }))).toMatchObject({
+        code: 'PT400',
+        hint: 'invalid_duration',
+      });
     }
     expect(await asRoot`select 1 from public.mutes where muter_id = ${reader.id}`).toHaveLength(0);
   });

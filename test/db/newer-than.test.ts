@@ -10,7 +10,9 @@ const bodies = (page: { items: { body: string }[] }) => page.items.map((item) =>
 
 describe.skipIf(!authIsRunning)('newer-than reads', () => {
   it("the feed and a user's posts: only what came since, newest first, paged down to the point", async () => {
-    const [reader, author, stranger] = await Promise.all(['reader', 'author', 'stranger'].map((label) => createAccount(label)));
+    const [reader, author, stranger] = await Promise.all(
+      ['reader', 'author', 'stranger'].map((label) => createAccount(label)),
+    );
     await rpc(reader, 'follow', { p_username: author.username });
     await rpc(author, 'create_post', { p_body: 'old 1' });
     await rpc(author, 'create_post', { p_body: 'old 2' });
@@ -23,7 +25,11 @@ describe.skipIf(!authIsRunning)('newer-than reads', () => {
     await rpc(author, 'create_post', { p_body: 'only me', p_privacy: 'private' });
     const newer = await rpc(reader, 'feed', { p_newer_than: feed.newer_cursor, p_limit: 2 });
     expect(bodies(newer)).toEqual(['new 3', 'new 2']);
-    const rest = await rpc(reader, 'feed', { p_newer_than: feed.newer_cursor, p_cursor: newer.next_cursor, p_limit: 2 });
+    const rest = await rpc(reader, 'feed', {
+      p_newer_than: feed.newer_cursor,
+      p_cursor: newer.next_cursor,
+      p_limit: 2,
+    });
     expect([bodies(rest), rest.next_cursor]).toEqual([['new 1'], null]);
     expect(bodies(await rpc(stranger, 'user_posts', { p_username: author.username, p_newer_than: posts.newer_cursor })))
       .toEqual(['new 3', 'new 2', 'new 1']);
@@ -42,13 +48,17 @@ describe.skipIf(!authIsRunning)('newer-than reads', () => {
 
     await rpc(fan, 'comment_post', { p_post_id: post.id, p_body: 'second' });
     await rpc(fan, 'like_post', { p_post_id: post.id });
-    expect(bodies(await rpc(author, 'post_comments', { p_post_id: post.id, p_newer_than: comments.newer_cursor }))).toEqual(['second']);
+    expect(bodies(await rpc(author, 'post_comments', { p_post_id: post.id, p_newer_than: comments.newer_cursor })))
+      .toEqual(['second']);
     const newNotices = await rpc(author, 'notifications', { p_newer_than: notices.newer_cursor });
     expect(newNotices.items.map((n: { kind: string }) => n.kind)).toEqual(['post_like', 'comment']);
   });
 
   it('refuses a newer_than this API did not make, as a bad cursor', async () => {
     const reader = await createAccount('reader');
-    expect(await errorOf(rpc(reader, 'feed', { p_newer_than: 'not-a-cursor' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
+    expect(await errorOf(rpc(reader, 'feed', { p_newer_than: 'not-a-cursor' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_cursor',
+    });
   });
 });

@@ -19,11 +19,14 @@ const inbox = async (recipient: Account, args: Record<string, unknown> = {}): Pr
 const kinds = async (recipient: Account) => (await inbox(recipient)).map((n) => `${n.kind} by ${n.actor.username}`);
 /** Every notification row of the recipient, whatever they may see now. */
 const stored = async (recipient: Account) =>
-  (await asRoot`select kind::text from public.notifications where recipient_id = ${recipient.id} order by created_at`).map((r) => r.kind);
+  (await asRoot`select kind::text from public.notifications where recipient_id = ${recipient.id} order by created_at`)
+    .map((r) => r.kind);
 
 describe.skipIf(!authIsRunning)('notifications', () => {
   it('tell of a new follower, a follow request and its acceptance', async () => {
-    const [ann, ben, shy] = await Promise.all(['ann', 'ben', 'shy'].map((label) => createAccount(label, { isPrivate: label === 'shy' })));
+    const [ann, ben, shy] = await Promise.all(
+      ['ann', 'ben', 'shy'].map((label) => createAccount(label, { isPrivate: label === 'shy' })),
+    );
     await rpc(ben, 'follow', { p_username: ann.username });
     expect(await kinds(ann)).toEqual([`follow by ${ben.username}`]);
     await rpc(ben, 'follow', { p_username: shy.username });
@@ -69,8 +72,10 @@ describe.skipIf(!authIsRunning)('notifications', () => {
     expect(await stored(author)).toEqual(['post_like', 'follow']);
   });
 
-  it('never for one\'s own acts, across a block either way, or from a banned account', async () => {
-    const [author, blocked, blocker, offender] = await Promise.all(['author', 'blocked', 'blocker', 'offender'].map((label) => createAccount(label)));
+  it("never for one's own acts, across a block either way, or from a banned account", async () => {
+    const [author, blocked, blocker, offender] = await Promise.all(
+      ['author', 'blocked', 'blocker', 'offender'].map((label) => createAccount(label)),
+    );
     const post = await rpc(author, 'create_post', { p_body: 'my day' });
     await rpc(author, 'like_post', { p_post_id: post.id });
     await rpc(author, 'comment_post', { p_post_id: post.id, p_body: 'and mine' });
@@ -82,7 +87,9 @@ describe.skipIf(!authIsRunning)('notifications', () => {
     await rpc(blocker, 'block', { p_username: author.username });
     await banDirectly(offender);
     for (const liker of [blocked, blocker, offender]) {
-      expect(await errorOf(rpc(liker, 'like_post', { p_post_id: post.id }))).toMatchObject({ code: liker === offender ? 'PT401' : 'PT404' });
+      expect(await errorOf(rpc(liker, 'like_post', { p_post_id: post.id }))).toMatchObject({
+        code: liker === offender ? 'PT401' : 'PT404',
+      });
       expect(await errorOf(asRoot`insert into public.post_likes (post_id, user_id) values (${post.id}, ${liker.id})`))
         .toMatchObject({ hint: 'not_visible_to_writer' });
     }
@@ -110,15 +117,23 @@ describe.skipIf(!authIsRunning)('notifications', () => {
     expect((await rpc(author, 'me')).unread_notifications).toBe(3);
     const first = await rpc(author, 'notifications', { p_limit: 2 });
     const second = await rpc(author, 'notifications', { p_limit: 2, p_cursor: first.next_cursor });
-    expect([...first.items, ...second.items].map((n: Notification) => n.actor.username)).toEqual(fans.map((f) => f.username).reverse());
+    expect([...first.items, ...second.items].map((n: Notification) => n.actor.username)).toEqual(
+      fans.map((f) => f.username).reverse(),
+    );
 
     const [oldest, middle] = [second.items[0], first.items[1]];
-    expect(await rpc(author, 'read_notifications', { p_until: middle.id })).toEqual({ marked: 2, unread_notifications: 1 });
+    expect(await rpc(author, 'read_notifications', { p_until: middle.id })).toEqual({
+      marked: 2,
+      unread_notifications: 1,
+    });
     expect((await inbox(author, { p_unread: true })).map((n) => n.actor.username)).toEqual([fans[2].username]);
     expect((await inbox(author)).find((n) => n.id === oldest.id)?.read_at).not.toBeNull();
     expect(await rpc(author, 'read_notifications')).toEqual({ marked: 1, unread_notifications: 0 });
     expect((await rpc(author, 'me')).unread_notifications).toBe(0);
-    expect(await errorOf(rpc(fans[0], 'read_notifications', { p_until: oldest.id }))).toMatchObject({ code: 'PT404', hint: 'notification_not_found' });
+    expect(await errorOf(rpc(fans[0], 'read_notifications', { p_until: oldest.id }))).toMatchObject({
+      code: 'PT404',
+      hint: 'notification_not_found',
+    });
   });
 
   it('are read and marked by their recipient alone, who may change read_at only', async () => {
@@ -126,21 +141,40 @@ describe.skipIf(!authIsRunning)('notifications', () => {
     await rpc(fan, 'follow', { p_username: author.username });
     const [{ id }] = await asRoot`select id from public.notifications where recipient_id = ${author.id}`;
     expect(await as(other, (tx) => tx`select id from public.notifications where id = ${id}`)).toHaveLength(0);
-    expect(await as(other, (tx) => tx`update public.notifications set read_at = now() where id = ${id} returning id`)).toHaveLength(0);
-    expect(await as(author, (tx) => tx`update public.notifications set read_at = now() where id = ${id} returning id`)).toHaveLength(1);
-    expect((await errorOf(as(author, (tx) => tx`update public.notifications set actor_id = ${other.id} where id = ${id}`))).code).toBe('42501');
+    expect(await as(other, (tx) => tx`update public.notifications set read_at = now() where id = ${id} returning id`))
+      .toHaveLength(0);
+    expect(await as(author, (tx) => tx`update public.notifications set read_at = now() where id = ${id} returning id`))
+      .toHaveLength(1);
+    expect(
+      (await errorOf(as(author, (tx) => tx`update public.notifications set actor_id = ${other.id} where id = ${id}`)))
+        .code,
+    ).toBe('42501');
     for (const actor of [author, other]) {
-      expect((await errorOf(as(actor, (tx) => tx`insert into public.notifications (recipient_id, actor_id, kind) values (${actor.id}, ${fan.id}, 'follow')`))).code).toBe('42501');
-      expect((await errorOf(as(actor, (tx) => tx`delete from public.notifications where id = ${id}`))).code).toBe('42501');
+      expect(
+        (await errorOf(
+          as(
+            actor,
+            (tx) =>
+              tx`insert into public.notifications (recipient_id, actor_id, kind) values (${actor.id}, ${fan.id}, 'follow')`,
+          ),
+        ))
+          .code,
+      ).toBe('42501');
+      expect((await errorOf(as(actor, (tx) => tx`delete from public.notifications where id = ${id}`))).code).toBe(
+        '42501',
+      );
     }
   });
 });
 
 describe.skipIf(!authIsRunning)('mentions', () => {
   it('resolve @username case-insensitively to visible accounts, in posts and comments, and notify once', async () => {
-    const [author, ann, ben, hidden] = await Promise.all(['author', 'ann', 'ben', 'hidden'].map((label) => createAccount(label)));
+    const [author, ann, ben, hidden] = await Promise.all(
+      ['author', 'ann', 'ben', 'hidden'].map((label) => createAccount(label)),
+    );
     await rpc(hidden, 'block', { p_username: author.username });
-    const body = `hi @${ann.username.toUpperCase()}, @${ann.username} and @${hidden.username}. mail x@${ben.username} @nobody_at_all`;
+    const body =
+      `hi @${ann.username.toUpperCase()}, @${ann.username} and @${hidden.username}. mail x@${ben.username} @nobody_at_all`;
     const post = await rpc(author, 'create_post', { p_body: body });
     expect(post.mentions.map((m: { username: string }) => m.username)).toEqual([ann.username]);
     expect(await kinds(ann)).toEqual([`mention by ${author.username}`]);
@@ -154,8 +188,13 @@ describe.skipIf(!authIsRunning)('mentions', () => {
   it('notify on edit only the newly mentioned, and forget those edited out', async () => {
     const [author, ann, ben] = await Promise.all(['author', 'ann', 'ben'].map((label) => createAccount(label)));
     const post = await rpc(author, 'create_post', { p_body: `with @${ann.username}` });
-    const edited = await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `with @${ann.username} and @${ben.username}.` } });
-    expect(edited.mentions.map((m: { username: string }) => m.username).sort()).toEqual([ann.username, ben.username].sort());
+    const edited = await rpc(author, 'edit_post', {
+      p_post_id: post.id,
+      p_changes: { body: `with @${ann.username} and @${ben.username}.` },
+    });
+    expect(edited.mentions.map((m: { username: string }) => m.username).sort()).toEqual(
+      [ann.username, ben.username].sort(),
+    );
     expect(await stored(ann)).toEqual(['mention']);
     expect(await stored(ben)).toEqual(['mention']);
     await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `with @${ben.username} only` } });
@@ -196,19 +235,29 @@ describe.skipIf(!authIsRunning)('mentions', () => {
     expect((await rpc(ann, 'me')).unread_notifications).toBe(0);
     // Another account first mentioned in the same edit is news.
     const ben = await createAccount('ben');
-    await rpc(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `hello @${ann.username} and @${ben.username}` } });
+    await rpc(author, 'edit_post', {
+      p_post_id: post.id,
+      p_changes: { body: `hello @${ann.username} and @${ben.username}` },
+    });
     expect((await rpc(ben, 'me')).unread_notifications).toBe(1);
   });
 
   it('a raw call of the store helpers cannot name an account the writer may not see', async () => {
-    const [author, blocker, banned, seen] = await Promise.all(['author', 'blocker', 'banned', 'seen'].map((label) => createAccount(label)));
+    const [author, blocker, banned, seen] = await Promise.all(
+      ['author', 'blocker', 'banned', 'seen'].map((label) => createAccount(label)),
+    );
     await rpc(blocker, 'block', { p_username: author.username });
     await banDirectly(banned);
     const names = [blocker, banned, seen].map((a) => `@${a.username}`).join(' ');
     const post = await rpc(author, 'create_post', { p_body: `hello ${names}` });
     expect(post.mentions.map((m: { username: string }) => m.username)).toEqual([seen.username]);
-    await as(author, (tx) => tx`select private.store_post_mentions(${post.id}, array[${blocker.id}, ${banned.id}, ${seen.id}]::uuid[])`);
-    const [row] = await asRoot`select array_agg(user_id order by user_id) as ids from public.post_mentions where post_id = ${post.id}`;
+    await as(
+      author,
+      (tx) =>
+        tx`select private.store_post_mentions(${post.id}, array[${blocker.id}, ${banned.id}, ${seen.id}]::uuid[])`,
+    );
+    const [row] =
+      await asRoot`select array_agg(user_id order by user_id) as ids from public.post_mentions where post_id = ${post.id}`;
     expect(row.ids).toEqual([seen.id]);
     expect(await stored(blocker)).toEqual([]);
     expect(await asRoot`select 1 from public.notifications where recipient_id = ${banned.id}`).toHaveLength(0);

@@ -37,8 +37,14 @@ describe.skipIf(!authIsRunning)('public.follow', () => {
 
   it('refuses self-follows, unknown users and anonymous callers', async () => {
     const solo = await createAccount('solo');
-    expect(await errorOf(rpc(solo, 'follow', { p_username: solo.username }))).toMatchObject({ code: 'PT400', hint: 'cannot_follow_self' });
-    expect(await errorOf(rpc(solo, 'follow', { p_username: 'no_such_user_here' }))).toMatchObject({ code: 'PT404', hint: 'user_not_found' });
+    expect(await errorOf(rpc(solo, 'follow', { p_username: solo.username }))).toMatchObject({
+      code: 'PT400',
+      hint: 'cannot_follow_self',
+    });
+    expect(await errorOf(rpc(solo, 'follow', { p_username: 'no_such_user_here' }))).toMatchObject({
+      code: 'PT404',
+      hint: 'user_not_found',
+    });
     expect(await errorOf(rpc(anon, 'follow', { p_username: solo.username }))).toMatchObject({ code: '42501' });
   });
 
@@ -61,13 +67,20 @@ describe.skipIf(!authIsRunning)('followers and following lists', () => {
       await rpc(shy, 'respond_follow_request', { p_username: fan.username, p_accept: true });
     }
     const stranger = await createAccount('stranger');
-    expect(await errorOf(rpc(stranger, 'followers', { p_username: shy.username }))).toMatchObject({ code: 'PT403', hint: 'private_account' });
+    expect(await errorOf(rpc(stranger, 'followers', { p_username: shy.username }))).toMatchObject({
+      code: 'PT403',
+      hint: 'private_account',
+    });
     expect(await errorOf(rpc(anon, 'following', { p_username: shy.username }))).toMatchObject({ code: 'PT403' });
 
     const first = await rpc(fans[0], 'followers', { p_username: shy.username, p_limit: 2 });
     expect(first.items.map((p: { username: string }) => p.username)).toEqual([fans[2].username, fans[1].username]);
     expect(first.next_cursor).toEqual(expect.any(String));
-    const second = await rpc(fans[0], 'followers', { p_username: shy.username, p_limit: 2, p_cursor: first.next_cursor });
+    const second = await rpc(fans[0], 'followers', {
+      p_username: shy.username,
+      p_limit: 2,
+      p_cursor: first.next_cursor,
+    });
     expect(second.items.map((p: { username: string }) => p.username)).toEqual([fans[0].username]);
     expect(second.next_cursor).toBeNull();
   });
@@ -81,20 +94,29 @@ describe.skipIf(!authIsRunning)('followers and following lists', () => {
 
     // fan is public, so fan's following list is open to all, but "fan follows shy" belongs to shy's list too.
     for (const viewer of [anon, stranger]) {
-      expect(await as(viewer, (tx) => tx`select follower_id from public.follows where followee_id = ${shy.id}`)).toEqual([]);
+      expect(await as(viewer, (tx) => tx`select follower_id from public.follows where followee_id = ${shy.id}`))
+        .toEqual([]);
       expect((await rpc(viewer, 'following', { p_username: fan.username })).items).toEqual([]);
     }
     const insider = await as(fan, (tx) => tx`select follower_id from public.follows where followee_id = ${shy.id}`);
     expect(insider).toEqual([{ follower_id: fan.id }]);
-    expect((await rpc(shy, 'following', { p_username: fan.username })).items.map((p: { username: string }) => p.username)).toEqual([shy.username]);
+    expect(
+      (await rpc(shy, 'following', { p_username: fan.username })).items.map((p: { username: string }) => p.username),
+    ).toEqual([shy.username]);
     expect((await rpc(stranger, 'get_profile', { p_username: fan.username })).following_count).toBe(1);
   });
 
   it('refuses a forged cursor and a limit out of range', async () => {
     const user = await createAccount('lister');
-    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_cursor: 'not-a-cursor' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
-    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_limit: 101 }))).toMatchObject({ code: 'PT400', hint: 'invalid_limit' });
-    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_limit: 0 }))).toMatchObject({ code: 'PT400' });
+    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_cursor: 'not-a-cursor' })))
+      .toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
+    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_limit: 101 }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_limit',
+    });
+    expect(await errorOf(rpc(user, 'followers', { p_username: user.username, p_limit: 0 }))).toMatchObject({
+      code: 'PT400',
+    });
   });
 });
 
@@ -116,10 +138,14 @@ describe.skipIf(!authIsRunning)('blocks', () => {
 
     expect(await rpc(ann, 'block', { p_username: ben.username, p_block: false })).toMatchObject({ blocked: false });
     const seen = await rpc(ann, 'get_profile', { p_username: ben.username });
-    expect(seen).toMatchObject({ followers_count: 0, following_count: 0, viewer: { following: false, follows_you: false } });
+    expect(seen).toMatchObject({
+      followers_count: 0,
+      following_count: 0,
+      viewer: { following: false, follows_you: false },
+    });
   });
 
-  it('leave banned accounts out of the blocker\'s list, as everywhere else', async () => {
+  it("leave banned accounts out of the blocker's list, as everywhere else", async () => {
     const ann = await createAccount('ann');
     const troll = await createAccount('troll');
     const admin = await createAccount('admin');
@@ -170,9 +196,13 @@ describe.skipIf(!authIsRunning)('close friends', () => {
     const owner = await createAccount('owner');
     const friend = await createAccount('friend');
     expect(await rpc(owner, 'set_close_friend', { p_username: friend.username })).toMatchObject({ close_friend: true });
-    expect((await rpc(owner, 'close_friends')).items.map((p: { username: string }) => p.username)).toEqual([friend.username]);
+    expect((await rpc(owner, 'close_friends')).items.map((p: { username: string }) => p.username)).toEqual([
+      friend.username,
+    ]);
     expect((await rpc(friend, 'get_profile', { p_username: owner.username })).viewer.close_friend).toBe(false);
-    expect(await rpc(owner, 'set_close_friend', { p_username: friend.username })).toMatchObject({ close_friend: false });
+    expect(await rpc(owner, 'set_close_friend', { p_username: friend.username })).toMatchObject({
+      close_friend: false,
+    });
     expect((await rpc(owner, 'close_friends')).items).toEqual([]);
   });
 });
@@ -181,9 +211,15 @@ describe.skipIf(!authIsRunning)('public.report_user', () => {
   it('files one open report per reporter per user; a second is a 409', async () => {
     const reporter = await createAccount('reporter');
     const troll = await createAccount('troll');
-    expect(await rpc(reporter, 'report_user', { p_username: troll.username, p_reason: 'spam' })).toMatchObject({ target_type: 'user' });
-    expect(await errorOf(rpc(reporter, 'report_user', { p_username: troll.username, p_reason: 'again' }))).toMatchObject({ code: 'PT409', hint: 'already_reported' });
-    expect(await errorOf(rpc(reporter, 'report_user', { p_username: troll.username, p_reason: '' }))).toMatchObject({ code: 'PT400' });
-    expect(await errorOf(rpc(reporter, 'report_user', { p_username: reporter.username, p_reason: 'me' }))).toMatchObject({ code: 'PT400' });
+    expect(await rpc(reporter, 'report_user', { p_username: troll.username, p_reason: 'spam' })).toMatchObject({
+      target_type: 'user',
+    });
+    expect(await errorOf(rpc(reporter, 'report_user', { p_username: troll.username, p_reason: 'again' })))
+      .toMatchObject({ code: 'PT409', hint: 'already_reported' });
+    expect(await errorOf(rpc(reporter, 'report_user', { p_username: troll.username, p_reason: '' }))).toMatchObject({
+      code: 'PT400',
+    });
+    expect(await errorOf(rpc(reporter, 'report_user', { p_username: reporter.username, p_reason: 'me' })))
+      .toMatchObject({ code: 'PT400' });
   });
 });

@@ -8,7 +8,9 @@ import { authIsRunning } from '../helpers/stack.ts';
 // The app's schema is applied on top of Auth's, so without Auth there is no table to read.
 describe.skipIf(!authIsRunning)('reserved usernames', () => {
   it('hold every fixed first path segment of the API', async () => {
-    const segments = [...new Set(routes.map((route) => route.path.split('/')[1]).filter((segment) => !segment.startsWith('{')))];
+    const segments = [
+      ...new Set(routes.map((route) => route.path.split('/')[1]).filter((segment) => !segment.startsWith('{'))),
+    ];
     const reserved = new Set((await asRoot`select name from private.reserved_usernames`).map((row) => row.name));
     expect(segments).toEqual(expect.arrayContaining(['feed', 'search', 'notifications']));
     expect(segments.filter((segment) => !reserved.has(segment))).toEqual([]);

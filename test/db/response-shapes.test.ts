@@ -17,7 +17,10 @@ import { authIsRunning } from '../helpers/stack.ts';
  * which answers with me's JSON too.
  */
 const pairs: { fn: string; route: string; under?: string }[] = [
-  ...Object.entries(rpcRoutes as Record<string, { route: string; under?: string }>).map(([fn, pair]) => ({ fn, ...pair })),
+  ...Object.entries(rpcRoutes as Record<string, { route: string; under?: string }>).map(([fn, pair]) => ({
+    fn,
+    ...pair,
+  })),
   { fn: 'me', route: 'POST /auth/login', under: 'profile' },
 ];
 
@@ -27,11 +30,14 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
   // Accounts that make every list non-empty and every viewer flag present; each result kept under its function.
   beforeAll(async () => {
     const [author, fan, moderator, secret, pest, offender] = await Promise.all(
-      ['author', 'fan', 'moderator', 'secret', 'pest', 'offender'].map((label) => createAccount(label, { isPrivate: label === 'secret' })),
+      ['author', 'fan', 'moderator', 'secret', 'pest', 'offender'].map((label) =>
+        createAccount(label, { isPrivate: label === 'secret' })
+      ),
     );
     await makeAdmin(moderator);
     // rpc() looks up the parameters' types, which a function without parameters lacks.
-    const withoutArguments = async (actor: Account, fn: string) => (await as(actor, (tx) => tx.unsafe(`select public.${fn}() as result`)))[0].result;
+    const withoutArguments = async (actor: Account, fn: string) =>
+      (await as(actor, (tx) => tx.unsafe(`select public.${fn}() as result`)))[0].result;
     const call = async (actor: Account, fn: string, args?: Record<string, unknown>) => {
       const result = args ? await rpc(actor, fn, args) : await withoutArguments(actor, fn);
       results.set(fn, result);
@@ -54,7 +60,11 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     await call(author, 'blocks', {});
     await call(fan, 'report_user', { p_username: author.username, p_reason: 'rude' });
 
-    const post = await call(author, 'create_post', { p_body: `A day with @${fan.username}`, p_media: [`${author.id}/day.jpg`], p_emotion: 70 });
+    const post = await call(author, 'create_post', {
+      p_body: `A day with @${fan.username}`,
+      p_media: [`${author.id}/day.jpg`],
+      p_emotion: 70,
+    });
     await call(fan, 'get_post', { p_post_id: post.id });
     await call(author, 'edit_post', { p_post_id: post.id, p_changes: { body: `A good day with @${fan.username}` } });
     await call(fan, 'like_post', { p_post_id: post.id });
@@ -120,7 +130,9 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
   });
 
   it('covers every function a route answers with', () => {
-    const routeSources = readdirSync('functions/api/routes').map((file) => readFileSync(`functions/api/routes/${file}`, 'utf8')).join('\n');
+    const routeSources = readdirSync('functions/api/routes').map((file) =>
+      readFileSync(`functions/api/routes/${file}`, 'utf8')
+    ).join('\n');
     const called = [...routeSources.matchAll(/rpc\(c\.var\.deps, c\.var\.caller, '([a-z_]+)'/g)].map((m) => m[1]);
     expect(called.length).toBeGreaterThan(30);
     expect(called.filter((fn) => !pairs.some((pair) => pair.fn === fn))).toEqual([]);

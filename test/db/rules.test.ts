@@ -66,7 +66,8 @@ async function sqlLengths(table: string, column: string): Promise<number[]> {
 const zodLengths = (field: z.ZodType) => lengths.filter((n) => field.safeParse('a'.repeat(n)).success);
 
 /** The same field of each route's JSON body. */
-const fieldsOf = (column: string, routeNames: string[]) => routeNames.map((name) => [name, bodyFields(name)[column]] as const);
+const fieldsOf = (column: string, routeNames: string[]) =>
+  routeNames.map((name) => [name, bodyFields(name)[column]] as const);
 
 describe.skipIf(!authIsRunning)('the rules of typed values, database and zod alike', () => {
   const textColumns: [string, string, string[]][] = [
@@ -76,39 +77,85 @@ describe.skipIf(!authIsRunning)('the rules of typed values, database and zod ali
     ['profiles', 'avatar_url', ['PUT /user']],
     ['posts', 'body', ['POST /post/create', 'PUT /post/{postId}']],
     ['comments', 'body', ['POST /post/{postId}/comment', 'POST /post/comment/{commentId}/reply']],
-    ['reports', 'reason', ['POST /{username}/report', 'POST /post/{postId}/report', 'POST /post/comment/{commentId}/report']],
+    ['reports', 'reason', [
+      'POST /{username}/report',
+      'POST /post/{postId}/report',
+      'POST /post/comment/{commentId}/report',
+    ]],
     ['ban_history', 'reason', ['POST /admin/user/{username}/ban', 'POST /admin/post/{postId}/ban']],
   ];
 
-  it.each(textColumns)('%s.%s: the routes accept the lengths its check constraint accepts', async (table, column, routeNames) => {
-    const sql = ranges(await sqlLengths(table, column));
-    for (const [name, field] of fieldsOf(column, routeNames)) {
-      expect({ route: name, lengths: ranges(zodLengths(field)) }).toEqual({ route: name, lengths: sql });
-    }
-  });
+  it.each(textColumns)(
+    '%s.%s: the routes accept the lengths its check constraint accepts',
+    async (table, column, routeNames) => {
+      const sql = ranges(await sqlLengths(table, column));
+      for (const [name, field] of fieldsOf(column, routeNames)) {
+        expect({ route: name, lengths: ranges(zodLengths(field)) }).toEqual({ route: name, lengths: sql });
+      }
+    },
+  );
 
   // Each candidate character between two allowed ones, so that only the character decides.
   const characterRules: [string, string, string[], string[]][] = [
     // Lowercase only: the database lowercases a username before its check (private.normalize_profile), as zod does.
-    ['profiles', 'username', ['POST /auth/register', 'PUT /user'],
-      [...Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).filter((c) => !/[A-Z]/.test(c)), ' ', 'é', 'ß', '٣', '０', '\u00a0']],
-    ['profiles', 'display_name', ['POST /auth/register', 'PUT /user'],
-      [...Array.from({ length: 0xa0 }, (_, i) => String.fromCharCode(i + 1)), ...codePoints(0x200b, 0x2010), ...codePoints(0x2028, 0x202f),
-        ...codePoints(0x2060, 0x206f), '\ufeff', 'é', '😀']],
+    ['profiles', 'username', ['POST /auth/register', 'PUT /user'], [
+      ...Array.from({ length: 94 }, (_, i) => String.fromCharCode(33 + i)).filter((c) => !/[A-Z]/.test(c)),
+      ' ',
+      'é',
+      'ß',
+      '٣',
+      '０',
+      '\u00a0',
+    ]],
+    ['profiles', 'display_name', ['POST /auth/register', 'PUT /user'], [
+      ...Array.from({ length: 0xa0 }, (_, i) => String.fromCharCode(i + 1)),
+      ...codePoints(0x200b, 0x2010),
+      ...codePoints(0x2028, 0x202f),
+      ...codePoints(0x2060, 0x206f),
+      '\ufeff',
+      'é',
+      '😀',
+    ]],
   ];
 
-  it.each(characterRules)('%s.%s: the routes accept the characters its check constraint accepts', async (table, column, routeNames, characters) => {
-    const candidates = characters.map((c) => `ab${c}c`);
-    const accepted = await sqlAccepts(table, column, candidates);
-    const sql = candidates.filter((_, i) => accepted[i]).map(quoted);
-    for (const [name, field] of fieldsOf(column, routeNames)) {
-      expect({ route: name, accepted: candidates.filter((c) => field.safeParse(c).success).map(quoted) }).toEqual({ route: name, accepted: sql });
-    }
-  });
+  it.each(characterRules)(
+    '%s.%s: the routes accept the characters its check constraint accepts',
+    async (table, column, routeNames, characters) => {
+      const candidates = characters.map((c) => `ab${c}c`);
+      const accepted = await sqlAccepts(table, column, candidates);
+      const sql = candidates.filter((_, i) => accepted[i]).map(quoted);
+      for (const [name, field] of fieldsOf(column, routeNames)) {
+        expect({ route: name, accepted: candidates.filter((c) => field.safeParse(c).success).map(quoted) }).toEqual({
+          route: name,
+          accepted: sql,
+        });
+      }
+    },
+  );
 
   it('profiles.avatar_url: PUT /user accepts the storage paths its check constraint accepts', async () => {
-    const paths = ['a', 'a/b.png', 'A-b_c.d/e9', '.a', '/a', '-a', '_a', 'a..b', 'a/../b', 'a/./b', 'a b', 'a:b', 'a?b', 'a#b', 'a%2e',
-      'a\\b', 'é', 'https://example.test/a.png', 'javascript:alert(1)', null];
+    const paths = [
+      'a',
+      'a/b.png',
+      'A-b_c.d/e9',
+      '.a',
+      '/a',
+      '-a',
+      '_a',
+      'a..b',
+      'a/../b',
+      'a/./b',
+      'a b',
+      'a:b',
+      'a?b',
+      'a#b',
+      'a%2e',
+      'a\\b',
+      'é',
+      'https://example.test/a.png',
+      'javascript:alert(1)',
+      null,
+    ];
     const accepted = await sqlAccepts('profiles', 'avatar_url', paths);
     const field = bodyFields('PUT /user').avatar_url;
     expect(paths.filter((path) => field.safeParse(path).success)).toEqual(paths.filter((_, i) => accepted[i]));
@@ -118,7 +165,10 @@ describe.skipIf(!authIsRunning)('the rules of typed values, database and zod ali
     const names = (await asRoot`select name from private.time_zones`).map((row) => row.name as string);
     expect(names).toContain('Europe/Paris');
     for (const [name, field] of fieldsOf('time_zone', ['POST /auth/register', 'PUT /user'])) {
-      expect({ route: name, refused: names.filter((zone) => !field.safeParse(zone).success) }).toEqual({ route: name, refused: [] });
+      expect({ route: name, refused: names.filter((zone) => !field.safeParse(zone).success) }).toEqual({
+        route: name,
+        refused: [],
+      });
     }
   });
 
@@ -128,12 +178,16 @@ describe.skipIf(!authIsRunning)('the rules of typed values, database and zod ali
     const accepted = await sqlAccepts('posts', 'media', lists);
     const sql = ranges(counts.filter((_, i) => accepted[i]));
     for (const [name, field] of fieldsOf('media', ['POST /post/create', 'PUT /post/{postId}'])) {
-      expect({ route: name, counts: ranges(counts.filter((n) => field.safeParse(lists[n]).success)) }).toEqual({ route: name, counts: sql });
+      expect({ route: name, counts: ranges(counts.filter((n) => field.safeParse(lists[n]).success)) }).toEqual({
+        route: name,
+        counts: sql,
+      });
     }
   });
 
   it('posts.emotion: the routes accept the integers its check constraint accepts, and null', async () => {
-    const [{ type }] = await asRoot`select format_type(atttypid, null) as type from pg_attribute where attrelid = 'public.posts'::regclass and attname = 'emotion'`;
+    const [{ type }] =
+      await asRoot`select format_type(atttypid, null) as type from pg_attribute where attrelid = 'public.posts'::regclass and attname = 'emotion'`;
     expect(['smallint', 'integer', 'bigint']).toContain(type);
     const numbers = Array.from({ length: 601 }, (_, i) => i - 300);
     const accepted = await sqlAccepts('posts', 'emotion', [...numbers, null]);
@@ -172,34 +226,46 @@ describe.skipIf(!authIsRunning)('the rules of typed values, database and zod ali
     expect(limited.length).toBeGreaterThan(10);
     for (const r of limited) {
       const field = queryShape(r)!.limit;
-      const zod = ranges(Array.from({ length: 1006 }, (_, i) => i - 5).filter((n) => field.safeParse(String(n)).success));
+      const zod = ranges(
+        Array.from({ length: 1006 }, (_, i) => i - 5).filter((n) => field.safeParse(String(n)).success),
+      );
       expect({ route: `${r.method} ${r.path}`, limits: zod, absent: field.safeParse(undefined).data })
         .toEqual({ route: `${r.method} ${r.path}`, limits: ranges(accepted), absent: undefined });
     }
     const documented = openApiParameters('limit');
     expect(documented.length).toBe(limited.length);
-    for (const { description } of documented) expect(description).toBe(`Default ${fallback}, at most ${accepted.at(-1)}`);
+    for (const { description } of documented) {
+      expect(description).toBe(`Default ${fallback}, at most ${accepted.at(-1)}`);
+    }
   });
 
   const config = parse(readFileSync('supabase/config.toml', 'utf8')) as {
     auth: { minimum_password_length: number; email: { otp_length: number } };
   };
 
-  it('codes: the routes accept the codes of config.toml\'s [auth.email] otp_length digits', () => {
+  it("codes: the routes accept the codes of config.toml's [auth.email] otp_length digits", () => {
     const { otp_length: digits } = config.auth.email;
-    for (const [name, field] of fieldsOf('code', ['POST /auth/confirm_email', 'POST /auth/reset_password', 'DELETE /user'])) {
+    for (
+      const [name, field] of fieldsOf('code', ['POST /auth/confirm_email', 'POST /auth/reset_password', 'DELETE /user'])
+    ) {
       const accepted = Array.from({ length: 13 }, (_, n) => n).filter((n) => field.safeParse('7'.repeat(n)).success);
-      expect({ route: name, lengths: accepted, letters: field.safeParse('a'.repeat(digits)).success }).toEqual({ route: name, lengths: [digits], letters: false });
+      expect({ route: name, lengths: accepted, letters: field.safeParse('a'.repeat(digits)).success }).toEqual({
+        route: name,
+        lengths: [digits],
+        letters: false,
+      });
     }
   });
 
   const passwordRoutes = ['POST /auth/register', 'POST /auth/reset_password', 'PUT /user'];
 
-  it('passwords: the routes accept from config.toml\'s minimum_password_length to the longest Auth takes', async () => {
+  it("passwords: the routes accept from config.toml's minimum_password_length to the longest Auth takes", async () => {
     const minimum = config.auth.minimum_password_length;
     const account = await createAccount('password');
     const taken: boolean[] = [];
-    for (const n of [minimum - 1, minimum, 72, 73]) taken.push(!(await admin.updateUserById(account.id, { password: 'a'.repeat(n) })).error);
+    for (const n of [minimum - 1, minimum, 72, 73]) {
+      taken.push(!(await admin.updateUserById(account.id, { password: 'a'.repeat(n) })).error);
+    }
     // Auth runs with config.toml's minimum, and bcrypt's limit of 72 bytes.
     expect(taken).toEqual([false, true, true, false]);
     for (const [name, field] of fieldsOf('password', passwordRoutes)) {
@@ -207,14 +273,16 @@ describe.skipIf(!authIsRunning)('the rules of typed values, database and zod ali
     }
   });
 
-  it('passwords: the routes count a password\'s length as Auth does', async () => {
+  it("passwords: the routes count a password's length as Auth does", async () => {
     const account = await createAccount('password');
     const candidates = [3, 4, 36, 37].map((n) => 'é'.repeat(n));
     const disagreements: string[] = [];
     for (const password of candidates) {
       const auth = !(await admin.updateUserById(account.id, { password })).error;
       for (const [name, field] of fieldsOf('password', passwordRoutes)) {
-        if (field.safeParse(password).success !== auth) disagreements.push(`${name}: ${password.length} × é, Auth ${auth ? 'takes' : 'refuses'} it`);
+        if (field.safeParse(password).success !== auth) {
+          disagreements.push(`${name}: ${password.length} × é, Auth ${auth ? 'takes' : 'refuses'} it`);
+        }
       }
     }
     expect(disagreements).toEqual([]);

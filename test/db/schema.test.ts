@@ -7,7 +7,13 @@ import { authIsRunning, stack } from '../helpers/stack.ts';
 describe.skipIf(!authIsRunning)('the declarative schema', () => {
   it('builds exactly the database the migrations build (supabase db diff is empty)', () => {
     // The stack's own check: a scratch database from supabase/schemas/ against the stack's, from the migrations.
-    const check = spawnSync('node_modules/.bin/deno', ['run', '--allow-all', 'supabase/stack/main.ts', 'schema-check', stack.dbUrl], {
+    const check = spawnSync('node_modules/.bin/deno', [
+      'run',
+      '--allow-all',
+      'supabase/stack/main.ts',
+      'schema-check',
+      stack.dbUrl,
+    ], {
       encoding: 'utf8',
       timeout: 120_000,
     });

@@ -30,7 +30,10 @@ describe.skipIf(!authIsRunning)('search', () => {
     const found = await usernames(reader, word);
     expect(found.slice(0, 2)).toEqual([byName.username, byDisplay.username]);
     expect(found).toContain(alike.username);
-    expect((await rpc(anon, 'search', { p_q: word, p_type: 'users' })).items[0]).toMatchObject({ username: byName.username, viewer: null });
+    expect((await rpc(anon, 'search', { p_q: word, p_type: 'users' })).items[0]).toMatchObject({
+      username: byName.username,
+      viewer: null,
+    });
   });
 
   it('finds usernames starting with the text shortest first, and at most 200 of them however many match', async () => {
@@ -46,8 +49,12 @@ describe.skipIf(!authIsRunning)('search', () => {
     const found: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { username: string }[]; next_cursor: string | null } =
-        await rpc(reader, 'search', { p_q: word, p_type: 'users', p_limit: 100, ...(cursor ? { p_cursor: cursor } : {}) });
+      const page: { items: { username: string }[]; next_cursor: string | null } = await rpc(reader, 'search', {
+        p_q: word,
+        p_type: 'users',
+        p_limit: 100,
+        ...(cursor ? { p_cursor: cursor } : {}),
+      });
       found.push(...page.items.map((user) => user.username));
       cursor = page.next_cursor;
     } while (cursor);
@@ -90,7 +97,12 @@ describe.skipIf(!authIsRunning)('search', () => {
 
     expect((await postBodies(reader, word)).sort()).toEqual([`${word} public`]);
     expect((await postBodies(friend, word)).sort()).toEqual([`${word} blocker`, `${word} close`, `${word} public`]);
-    expect((await postBodies(author, word)).sort()).toEqual([`${word} blocker`, `${word} close`, `${word} private`, `${word} public`]);
+    expect((await postBodies(author, word)).sort()).toEqual([
+      `${word} blocker`,
+      `${word} close`,
+      `${word} private`,
+      `${word} public`,
+    ]);
     expect((await usernames(reader, word)).sort()).toEqual([author.username, shy.username].sort());
     // The reader blocks back: the author is gone both ways.
     await rpc(author, 'block', { p_username: reader.username });
@@ -116,31 +128,37 @@ describe.skipIf(!authIsRunning)('search', () => {
     // close-friends posts.
     const own = await rpc(flooder, 'search', { p_q: word, p_type: 'posts', p_limit: 100 });
     expect(own.items).toHaveLength(100);
-    expect(own.items.every((post: { body: string }) => post.body.startsWith('only me') || post.body.startsWith('close'))).toBe(true);
+    expect(
+      own.items.every((post: { body: string }) => post.body.startsWith('only me') || post.body.startsWith('close')),
+    ).toBe(true);
     await rpc(flooder, 'set_close_friend', { p_username: reader.username, p_close: true });
     const befriended = await rpc(reader, 'search', { p_q: word, p_type: 'posts', p_limit: 100 });
     expect(befriended.items).toHaveLength(100);
     expect(befriended.items.every((post: { body: string }) => post.body.startsWith('close'))).toBe(true);
   }, 120_000);
 
-  it('more than 2,000 newer public posts hidden from the searcher by their account may hide older matches; a follower finds them', async () => {
-    const word = uniqueWord();
-    const visible = await createAccount('visible');
-    await rpc(visible, 'create_post', { p_body: `an older public post about ${word}` });
-    // A private account's 2,100 newer public posts, 100 to an instant: the searcher does not follow it.
-    const hidden = await createAccount('hidden', { isPrivate: true });
-    for (let i = 0; i < 21; i++) {
-      await asRoot`
+  it(
+    'more than 2,000 newer public posts hidden from the searcher by their account may hide older matches; a follower finds them',
+    async () => {
+      const word = uniqueWord();
+      const visible = await createAccount('visible');
+      await rpc(visible, 'create_post', { p_body: `an older public post about ${word}` });
+      // A private account's 2,100 newer public posts, 100 to an instant: the searcher does not follow it.
+      const hidden = await createAccount('hidden', { isPrivate: true });
+      for (let i = 0; i < 21; i++) {
+        await asRoot`
         insert into public.posts (author_id, body) select ${hidden.id}, 'public ' || ${word} || ' ' || n from generate_series(1, 100) n`;
-    }
-    const reader = await createAccount('reader');
-    // Past the 2,000 newest public matches read, the older visible one is not found: the documented limit.
-    expect(await postBodies(reader, word)).toEqual([]);
-    // A follower of that account sees its posts, and finds them.
-    await rpc(reader, 'follow', { p_username: hidden.username });
-    await rpc(hidden, 'respond_follow_request', { p_username: reader.username, p_accept: true });
-    expect((await rpc(reader, 'search', { p_q: word, p_type: 'posts', p_limit: 5 })).items).toHaveLength(5);
-  }, 120_000);
+      }
+      const reader = await createAccount('reader');
+      // Past the 2,000 newest public matches read, the older visible one is not found: the documented limit.
+      expect(await postBodies(reader, word)).toEqual([]);
+      // A follower of that account sees its posts, and finds them.
+      await rpc(reader, 'follow', { p_username: hidden.username });
+      await rpc(hidden, 'respond_follow_request', { p_username: reader.username, p_accept: true });
+      expect((await rpc(reader, 'search', { p_q: word, p_type: 'posts', p_limit: 5 })).items).toHaveLength(5);
+    },
+    120_000,
+  );
 
   it('finds the same newest matches for a rare word (the index, in time order) as for a common one (the walk by time), batch after batch', async () => {
     const [rare, common] = [uniqueWord(), uniqueWord()];
@@ -161,13 +179,16 @@ describe.skipIf(!authIsRunning)('search', () => {
     expect(await share(`${rare} ${common}`)).toBeLessThan(0.01);
 
     const [{ ids: instant }] = await asRoot`
-      select array(select id from public.posts where body like ${rare + ' %'} order by created_at desc, id desc) as ids`;
+      select array(select id from public.posts where body like ${
+      rare + ' %'
+    } order by created_at desc, id desc) as ids`;
     // Batches of two: the five posts of one instant come once each, in (created_at, id) order, either way.
     const batched = async (q: string, batches: number) => {
       const found: string[] = [];
       let before = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
       for (let i = 0; i < batches; i++) {
-        const batch = await asRoot`select id, created_at::text as at from private.post_matches(${q}, ${before.at}::text::timestamptz, ${before.id}, 2)`;
+        const batch =
+          await asRoot`select id, created_at::text as at from private.post_matches(${q}, ${before.at}::text::timestamptz, ${before.id}, 2)`;
         found.push(...batch.map((row) => row.id));
         if (batch.length < 2) break;
         before = { at: batch[1].at, id: batch[1].id };
@@ -205,12 +226,12 @@ describe.skipIf(!authIsRunning)('search', () => {
     const percent = await named('percent', '%% percent');
     const underscore = await named('underscore', '__ underscore');
     const regex = await named('regex', '(.*) regex');
-    const quote = await named('quote', 'O\'Brien \\ back');
+    const quote = await named('quote', "O'Brien \\ back");
     const reader = await createAccount('reader');
     expect(await usernames(reader, '%%')).toEqual([percent.username]);
     expect(await usernames(reader, '__')).toEqual([underscore.username]);
     expect(await usernames(reader, '(.*)')).toEqual([regex.username]);
-    expect(await usernames(reader, 'o\'brien \\')).toEqual([quote.username]);
+    expect(await usernames(reader, "o'brien \\")).toEqual([quote.username]);
 
     const word = uniqueWord();
     await rpc(reader, 'create_post', { p_body: `${word}: 100% sure it's fine` });
@@ -228,8 +249,12 @@ describe.skipIf(!authIsRunning)('search', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: { body: string }[]; next_cursor: string | null } =
-        await rpc(author, 'search', { p_q: word, p_type: 'posts', p_limit: 2, ...(cursor ? { p_cursor: cursor } : {}) });
+      const page: { items: { body: string }[]; next_cursor: string | null } = await rpc(author, 'search', {
+        p_q: word,
+        p_type: 'posts',
+        p_limit: 2,
+        ...(cursor ? { p_cursor: cursor } : {}),
+      });
       seen.push(...page.items.map((post) => post.body));
       cursor = page.next_cursor;
     } while (cursor);
@@ -239,9 +264,21 @@ describe.skipIf(!authIsRunning)('search', () => {
 
   it('refuses a text too short or too long, an unknown type and a bad cursor', async () => {
     const reader = await createAccount('reader');
-    expect(await errorOf(rpc(reader, 'search', { p_q: ' a ', p_type: 'users' }))).toMatchObject({ code: 'PT400', hint: 'search_too_short' });
-    expect(await errorOf(rpc(reader, 'search', { p_q: 'a'.repeat(101), p_type: 'users' }))).toMatchObject({ code: 'PT400', hint: 'search_too_long' });
-    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'comments' }))).toMatchObject({ code: 'PT400', hint: 'invalid_search_type' });
-    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'users', p_cursor: 'x' }))).toMatchObject({ code: 'PT400', hint: 'invalid_cursor' });
+    expect(await errorOf(rpc(reader, 'search', { p_q: ' a ', p_type: 'users' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'search_too_short',
+    });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'a'.repeat(101), p_type: 'users' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'search_too_long',
+    });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'comments' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_search_type',
+    });
+    expect(await errorOf(rpc(reader, 'search', { p_q: 'ann', p_type: 'users', p_cursor: 'x' }))).toMatchObject({
+      code: 'PT400',
+      hint: 'invalid_cursor',
+    });
   });
 });

@@ -7,18 +7,27 @@ import { anon, as, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('storage paths', () => {
-  it('a profile and a post point only into their owner\'s own folder', async () => {
+  it("a profile and a post point only into their owner's own folder", async () => {
     const owner = await createAccount('owner');
     const other = await createAccount('other');
     const mine = `${owner.id}/avatar.png`;
-    const [row] = await as(owner, (tx) => tx`update public.profiles set avatar_url = ${mine} where id = ${owner.id} returning avatar_url`);
+    const [row] = await as(
+      owner,
+      (tx) => tx`update public.profiles set avatar_url = ${mine} where id = ${owner.id} returning avatar_url`,
+    );
     expect(row.avatar_url).toBe(mine);
     for (const path of [`${other.id}/avatar.png`, `${owner.id}/`, 'avatar.png']) {
-      const refused = await errorOf(as(owner, (tx) => tx`update public.profiles set avatar_url = ${path} where id = ${owner.id}`));
+      const refused = await errorOf(
+        as(owner, (tx) => tx`update public.profiles set avatar_url = ${path} where id = ${owner.id}`),
+      );
       expect([path, refused.code]).toEqual([path, '23514']);
     }
-    expect((await rpc(owner, 'create_post', { p_body: 'mine', p_media: [`${owner.id}/a.jpg`] })).media).toEqual([`${owner.id}/a.jpg`]);
-    const foreign = await errorOf(rpc(owner, 'create_post', { p_body: 'theirs', p_media: [`${owner.id}/a.jpg`, `${other.id}/b.jpg`] }));
+    expect((await rpc(owner, 'create_post', { p_body: 'mine', p_media: [`${owner.id}/a.jpg`] })).media).toEqual([
+      `${owner.id}/a.jpg`,
+    ]);
+    const foreign = await errorOf(
+      rpc(owner, 'create_post', { p_body: 'theirs', p_media: [`${owner.id}/a.jpg`, `${other.id}/b.jpg`] }),
+    );
     expect(foreign.code).toBe('23514');
   });
 });
@@ -41,7 +50,8 @@ describe.skipIf(!authIsRunning)('reading a media object', () => {
     await rpc(author, 'create_post', { p_body: 'for close friends', p_media: [close], p_privacy: 'close_friends' });
 
     const readable = async (actor: typeof author | typeof anon) => {
-      const [row] = await as(actor, (tx) => tx`select private.may_read_media(${everyone}) as everyone,
+      const [row] = await as(actor, (tx) =>
+        tx`select private.may_read_media(${everyone}) as everyone,
         private.may_read_media(${close}) as close, private.may_read_media(${unused}) as unused`);
       return row;
     };

@@ -9,9 +9,12 @@ import { authIsRunning, stack } from '../helpers/stack.ts';
 describe.skipIf(!authIsRunning)('the database types', () => {
   const generated = authIsRunning ? databaseTypeFiles(`${stack.dbUrl}?sslmode=disable`) : [];
 
-  it.each(databaseTypesFiles)('%s is what `supabase gen types` makes of the migrated database, formatted', async (path) => {
-    const committed = await readFile(path, 'utf8');
-    const { text } = generated.find((file) => file.path === path)!;
-    expect(committed, 'the types drifted from the migrations: run `npm start`, then `npm run types`').toBe(text);
-  });
+  it.each(databaseTypesFiles)(
+    '%s is what `supabase gen types` makes of the migrated database, formatted',
+    async (path) => {
+      const committed = await readFile(path, 'utf8');
+      const { text } = generated.find((file) => file.path === path)!;
+      expect(committed, 'the types drifted from the migrations: run `npm start`, then `npm run types`').toBe(text);
+    },
+  );
 });

@@ -15,7 +15,15 @@ function pastRls<T>(actor: Actor, work: (tx: Tx) => Promise<T>): Promise<T> {
   }) as Promise<T>;
 }
 
-type PostKey = 'pubPublic' | 'pubClose' | 'pubPrivate' | 'pubBanned' | 'privPublic' | 'privClose' | 'privPrivate' | 'bannedAuthorPost';
+type PostKey =
+  | 'pubPublic'
+  | 'pubClose'
+  | 'pubPrivate'
+  | 'pubBanned'
+  | 'privPublic'
+  | 'privClose'
+  | 'privPrivate'
+  | 'bannedAuthorPost';
 
 describe.skipIf(!authIsRunning)('visibility through RLS', () => {
   const a = {} as Record<string, Account>;
@@ -24,7 +32,9 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
 
   async function post(author: Account, privacy: string): Promise<string> {
     const [row] = await asRoot`
-      insert into public.posts (author_id, body, privacy) values (${author.id}, ${'a day of ' + author.name}, ${privacy})
+      insert into public.posts (author_id, body, privacy) values (${author.id}, ${
+      'a day of ' + author.name
+    }, ${privacy})
       returning id`;
     return row.id;
   }
@@ -35,7 +45,21 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
   }
 
   beforeAll(async () => {
-    for (const name of ['pub', 'stranger', 'follower', 'requester', 'closeFriend', 'closeOnly', 'blocked', 'blocker', 'admin', 'bannedOwner', 'bannedViewer']) {
+    for (
+      const name of [
+        'pub',
+        'stranger',
+        'follower',
+        'requester',
+        'closeFriend',
+        'closeOnly',
+        'blocked',
+        'blocker',
+        'admin',
+        'bannedOwner',
+        'bannedViewer',
+      ]
+    ) {
       a[name] = await createAccount(name);
     }
     a.priv = await createAccount('priv', { isPrivate: true });
@@ -84,7 +108,16 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
     bannedViewer: ['pubPublic'],
     pub: ['pubPublic', 'pubClose', 'pubPrivate', 'pubBanned'],
     priv: ['pubPublic', 'privPublic', 'privClose', 'privPrivate'],
-    admin: ['pubPublic', 'pubClose', 'pubPrivate', 'pubBanned', 'privPublic', 'privClose', 'privPrivate', 'bannedAuthorPost'],
+    admin: [
+      'pubPublic',
+      'pubClose',
+      'pubPrivate',
+      'pubBanned',
+      'privPublic',
+      'privClose',
+      'privPrivate',
+      'bannedAuthorPost',
+    ],
   };
 
   for (const [actor, expected] of Object.entries(visiblePosts)) {
@@ -97,8 +130,11 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
 
     it(`${actor}: the one-row form of the rule (private.may_see_post) agrees`, async () => {
       const ids = Object.values(posts);
-      const rows = await pastRls(actors()[actor], (tx) =>
-        tx`select p.id from public.posts p where p.id = any(${ids}::uuid[]) and private.may_see_post(p, private.uid())`);
+      const rows = await pastRls(
+        actors()[actor],
+        (tx) =>
+          tx`select p.id from public.posts p where p.id = any(${ids}::uuid[]) and private.may_see_post(p, private.uid())`,
+      );
       const seen = Object.entries(posts).filter(([, id]) => rows.some((r) => r.id === id)).map(([key]) => key);
       expect(seen.sort()).toEqual([...expected].sort());
     });
@@ -125,8 +161,11 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
     it(`${actor}: the one-row form of the rule (private.may_see_profile) agrees`, async () => {
       const subjects = ['pub', 'priv', 'blocked', 'blocker', 'bannedOwner'];
       const ids = subjects.map((s) => a[s].id);
-      const rows = await pastRls(actors()[actor], (tx) =>
-        tx`select p.id from public.profiles p where p.id = any(${ids}::uuid[]) and private.may_see_profile(p, private.uid())`);
+      const rows = await pastRls(
+        actors()[actor],
+        (tx) =>
+          tx`select p.id from public.profiles p where p.id = any(${ids}::uuid[]) and private.may_see_profile(p, private.uid())`,
+      );
       const seen = subjects.filter((s) => rows.some((r) => r.id === a[s].id));
       expect(seen.sort()).toEqual([...expected].sort());
     });
@@ -142,13 +181,19 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
 
   for (const [actor, expected] of Object.entries(visibleLikers)) {
     it(`${actor} sees the likes of pub's public post by ${expected.join(', ') || '(nobody)'}`, async () => {
-      const rows = await as(actors()[actor], (tx) => tx`select user_id from public.post_likes where post_id = ${posts.pubPublic}`);
+      const rows = await as(
+        actors()[actor],
+        (tx) => tx`select user_id from public.post_likes where post_id = ${posts.pubPublic}`,
+      );
       const seen = ['follower', 'stranger', 'blocked'].filter((s) => rows.some((r) => r.user_id === a[s].id));
       expect(seen.sort()).toEqual([...expected].sort());
     });
 
     it(`${actor} sees the comments on pub's public post by ${expected.join(', ') || '(nobody)'}`, async () => {
-      const rows = await as(actors()[actor], (tx) => tx`select author_id from public.comments where post_id = ${posts.pubPublic}`);
+      const rows = await as(
+        actors()[actor],
+        (tx) => tx`select author_id from public.comments where post_id = ${posts.pubPublic}`,
+      );
       const seen = ['follower', 'stranger', 'blocked'].filter((s) => rows.some((r) => r.author_id === a[s].id));
       expect(seen.sort()).toEqual([...expected].sort());
     });
@@ -188,18 +233,20 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
     });
   }
 
-  it("the calendar counts only the posts each viewer may see", async () => {
-    const counts = async (who: Actor) => (await rpc(who, 'calendar', { p_username: a.priv.username })).days
-      .reduce((sum: number, d: { count: number }) => sum + d.count, 0);
+  it('the calendar counts only the posts each viewer may see', async () => {
+    const counts = async (who: Actor) =>
+      (await rpc(who, 'calendar', { p_username: a.priv.username })).days
+        .reduce((sum: number, d: { count: number }) => sum + d.count, 0);
     expect(await counts(a.follower)).toBe(1);
     expect(await counts(a.closeFriend)).toBe(2);
     expect(await counts(a.priv)).toBe(3);
     expect(await counts(a.admin)).toBe(3);
   });
 
-  it("followers lists show only visible followers", async () => {
-    const names = async (who: Actor) => (await rpc(who, 'followers', { p_username: a.pub.username })).items
-      .map((p: { username: string }) => p.username).sort();
+  it('followers lists show only visible followers', async () => {
+    const names = async (who: Actor) =>
+      (await rpc(who, 'followers', { p_username: a.pub.username })).items
+        .map((p: { username: string }) => p.username).sort();
     expect(await names(a.stranger)).toEqual([a.closeFriend.username, a.follower.username].sort());
     await asRoot`insert into public.blocks (blocker_id, blocked_id) values (${a.stranger.id}, ${a.follower.id})`;
     expect(await names(a.stranger)).toEqual([a.closeFriend.username]);
@@ -223,9 +270,13 @@ describe.skipIf(!authIsRunning)('visibility through RLS', () => {
   });
 
   it('close-friend lists and blocks are seen by their owner only', async () => {
-    expect(await as(a.priv, (tx) => tx`select friend_id from public.close_friends where owner_id = ${a.priv.id}`)).toHaveLength(2);
-    expect(await as(a.closeFriend, (tx) => tx`select 1 from public.close_friends where friend_id = ${a.closeFriend.id}`)).toEqual([]);
-    expect(await as(a.pub, (tx) => tx`select blocked_id from public.blocks where blocker_id = ${a.pub.id}`)).toHaveLength(1);
+    expect(await as(a.priv, (tx) => tx`select friend_id from public.close_friends where owner_id = ${a.priv.id}`))
+      .toHaveLength(2);
+    expect(
+      await as(a.closeFriend, (tx) => tx`select 1 from public.close_friends where friend_id = ${a.closeFriend.id}`),
+    ).toEqual([]);
+    expect(await as(a.pub, (tx) => tx`select blocked_id from public.blocks where blocker_id = ${a.pub.id}`))
+      .toHaveLength(1);
     expect(await as(a.blocked, (tx) => tx`select 1 from public.blocks where blocked_id = ${a.blocked.id}`)).toEqual([]);
   });
 });

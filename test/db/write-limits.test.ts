@@ -69,7 +69,10 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     await withLimit('comments', 2, writer, async (tx) => {
       const [top] = await tx`insert into public.comments (post_id, body) values (${postId}, 'top') returning id`;
       await tx`insert into public.comments (post_id, parent_id, body) values (${postId}, ${top.id}, 'reply')`;
-      await refusedBy('comments', tx.savepoint((sp) => sp`insert into public.comments (post_id, body) values (${postId}, 'third')`));
+      await refusedBy(
+        'comments',
+        tx.savepoint((sp) => sp`insert into public.comments (post_id, body) values (${postId}, 'third')`),
+      );
     });
   });
 
@@ -77,21 +80,30 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     await withLimit('likes', 2, writer, async (tx) => {
       await tx`insert into public.post_likes (post_id) values (${postId})`;
       await tx`insert into public.comment_likes (comment_id) values (${commentId})`;
-      await refusedBy('likes', tx.savepoint((sp) => sp`insert into public.post_likes (post_id) values (${otherPostId})`));
+      await refusedBy(
+        'likes',
+        tx.savepoint((sp) => sp`insert into public.post_likes (post_id) values (${otherPostId})`),
+      );
     });
   });
 
   it('follows and follow requests', async () => {
     await withLimit('follows', 2, writer, async (tx) => {
       await tx`insert into public.follows (followee_id) values (${others[0].id}), (${others[1].id})`;
-      await refusedBy('follows', tx.savepoint((sp) => sp`insert into public.follows (followee_id) values (${others[2].id})`));
+      await refusedBy(
+        'follows',
+        tx.savepoint((sp) => sp`insert into public.follows (followee_id) values (${others[2].id})`),
+      );
     });
   });
 
   it('blocks', async () => {
     await withLimit('blocks', 2, writer, async (tx) => {
       await tx`insert into public.blocks (blocked_id) values (${others[0].id}), (${others[1].id})`;
-      await refusedBy('blocks', tx.savepoint((sp) => sp`insert into public.blocks (blocked_id) values (${others[2].id})`));
+      await refusedBy(
+        'blocks',
+        tx.savepoint((sp) => sp`insert into public.blocks (blocked_id) values (${others[2].id})`),
+      );
     });
   });
 
@@ -99,7 +111,10 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     await withLimit('close_friends', 2, writer, async (tx) => {
       await tx`insert into public.close_friends (friend_id) values (${others[0].id})`;
       await tx`delete from public.close_friends where friend_id = ${others[0].id}`;
-      await refusedBy('close_friends', tx.savepoint((sp) => sp`insert into public.close_friends (friend_id) values (${others[1].id})`));
+      await refusedBy(
+        'close_friends',
+        tx.savepoint((sp) => sp`insert into public.close_friends (friend_id) values (${others[1].id})`),
+      );
     });
   });
 
@@ -108,8 +123,12 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
       for (const other of others.slice(0, 2)) {
         await tx`insert into public.reports (target_type, target_user_id, reason) values ('user', ${other.id}, 'spam')`;
       }
-      await refusedBy('reports', tx.savepoint((sp) =>
-        sp`insert into public.reports (target_type, target_user_id, reason) values ('user', ${others[2].id}, 'spam')`));
+      await refusedBy(
+        'reports',
+        tx.savepoint((sp) =>
+          sp`insert into public.reports (target_type, target_user_id, reason) values ('user', ${others[2].id}, 'spam')`
+        ),
+      );
     });
   });
 
@@ -117,8 +136,14 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     const names = others.map((o) => `@${o.username}`);
     await withLimit('mentions', 2, writer, async (tx) => {
       await tx`insert into public.posts (body) values (${`hi ${names[0]} and ${names[1]}`})`;
-      await refusedBy('mentions', tx.savepoint((sp) => sp`insert into public.posts (body) values (${`and ${names[2]}`})`));
-      await refusedBy('mentions', tx.savepoint((sp) => sp`insert into public.posts (body) values (${names.join(' ')})`));
+      await refusedBy(
+        'mentions',
+        tx.savepoint((sp) => sp`insert into public.posts (body) values (${`and ${names[2]}`})`),
+      );
+      await refusedBy(
+        'mentions',
+        tx.savepoint((sp) => sp`insert into public.posts (body) values (${names.join(' ')})`),
+      );
     });
   });
 
@@ -128,7 +153,10 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
       await tx`update public.posts set body = 'fixed' where id = ${own.id}`;
       await tx`update public.posts set privacy = 'public' where id = ${own.id}`;
       await tx`insert into public.post_likes (post_id) values (${own.id})`;
-      await refusedBy('post_edits', tx.savepoint((sp) => sp`update public.posts set emotion = 50 where id = ${own.id}`));
+      await refusedBy(
+        'post_edits',
+        tx.savepoint((sp) => sp`update public.posts set emotion = 50 where id = ${own.id}`),
+      );
     });
   });
 
@@ -137,14 +165,21 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
       await tx`update public.profiles set bio = 'one' where id = ${writer.id}`;
       await tx`select public.update_profile('{"display_name": "Two"}'::jsonb)`;
       await tx`select public.update_profile('{}'::jsonb)`;
-      await refusedBy('profile_edits', tx.savepoint((sp) => sp`update public.profiles set is_private = true where id = ${writer.id}`));
+      await refusedBy(
+        'profile_edits',
+        tx.savepoint((sp) => sp`update public.profiles set is_private = true where id = ${writer.id}`),
+      );
     });
     await withLimit('username_changes', 2, writer, async (tx) => {
       await tx`update public.profiles set username = ${`${writer.username.slice(0, 26)}_a`} where id = ${writer.id}`;
       await tx`update public.profiles set username = ${writer.username}, bio = 'same name again' where id = ${writer.id}`;
       await tx`update public.profiles set bio = 'the name untouched' where id = ${writer.id}`;
-      await refusedBy('username_changes', tx.savepoint((sp) =>
-        sp`update public.profiles set username = ${`${writer.username.slice(0, 26)}_b`} where id = ${writer.id}`));
+      await refusedBy(
+        'username_changes',
+        tx.savepoint((sp) =>
+          sp`update public.profiles set username = ${`${writer.username.slice(0, 26)}_b`} where id = ${writer.id}`
+        ),
+      );
     });
   });
 
@@ -157,7 +192,8 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
     await rolledBack(async (tx) => {
       await limitTo(tx, 'posts', 1);
       await tx`insert into public.posts (author_id, body) values (${writer.id}, 'by Studio'), (${writer.id}, 'again')`;
-      const [row] = await tx`select count(*)::int as n from private.write_counts where user_id = ${writer.id} and family = 'posts'`;
+      const [row] =
+        await tx`select count(*)::int as n from private.write_counts where user_id = ${writer.id} and family = 'posts'`;
       expect(row.n).toBe(0);
     });
   });
@@ -177,17 +213,20 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
 describe.skipIf(!authIsRunning)('write limits in Studio', () => {
   it('shows who reached a limit; trusting an account exempts it and lifting clears the window, both recorded', async () => {
     const spammer = await createAccount('spammer');
-    const [{ limit }] = await asRoot`select max_writes_new_account as limit from private.write_limits where family = 'reports'`;
+    const [{ limit }] =
+      await asRoot`select max_writes_new_account as limit from private.write_limits where family = 'reports'`;
     const targets = await Promise.all(Array.from({ length: limit + 1 }, (_, i) => createAccount(`target${i}`)));
     for (const target of targets.slice(0, limit)) {
       await rpc(spammer, 'report_user', { p_username: target.username, p_reason: 'spam' });
     }
     const over = () => rpc(spammer, 'report_user', { p_username: targets[limit].username, p_reason: 'spam' });
     expect(await errorOf(over())).toMatchObject({ code: 'PT429', hint: 'too_many_reports' });
-    const hits = await asRoot`select account, family, writes, new_account from moderation.write_limit_hits where user_id = ${spammer.id}`;
+    const hits =
+      await asRoot`select account, family, writes, new_account from moderation.write_limit_hits where user_id = ${spammer.id}`;
     expect(hits).toEqual([{ account: `@${spammer.username}`, family: 'reports', writes: limit, new_account: true }]);
 
-    expect(await errorOf(asRoot`select moderation.lift_write_limit(${spammer.username}, 'reportz', 'typo')`)).toMatchObject({ hint: 'limit_not_found' });
+    expect(await errorOf(asRoot`select moderation.lift_write_limit(${spammer.username}, 'reportz', 'typo')`))
+      .toMatchObject({ hint: 'limit_not_found' });
     await asRoot`select moderation.lift_write_limit(${spammer.username}, 'reports', 'a real wave of spam accounts')`;
     await over();
 
@@ -201,22 +240,51 @@ describe.skipIf(!authIsRunning)('write limits in Studio', () => {
       select account, action, family, reason, acted_by from moderation.write_limit_history
       where user_id in (${spammer.id}, ${brand.id}) order by created_at, action desc`;
     expect(history).toEqual([
-      { account: `@${spammer.username}`, action: 'lift', family: 'reports', reason: 'a real wave of spam accounts', acted_by: 'postgres' },
-      { account: `@${brand.username}`, action: 'trust', family: null, reason: 'the operator\'s announcement account', acted_by: 'postgres' },
-      { account: `@${brand.username}`, action: 'distrust', family: null, reason: 'campaign over', acted_by: 'postgres' },
+      {
+        account: `@${spammer.username}`,
+        action: 'lift',
+        family: 'reports',
+        reason: 'a real wave of spam accounts',
+        acted_by: 'postgres',
+      },
+      {
+        account: `@${brand.username}`,
+        action: 'trust',
+        family: null,
+        reason: "the operator's announcement account",
+        acted_by: 'postgres',
+      },
+      {
+        account: `@${brand.username}`,
+        action: 'distrust',
+        family: null,
+        reason: 'campaign over',
+        acted_by: 'postgres',
+      },
     ]);
     expect(await asRoot`select 1 from moderation.trusted_writers where user_id = ${brand.id}`).toHaveLength(0);
-    expect(await errorOf(asRoot`delete from private.write_limit_history where user_id = ${brand.id}`)).toMatchObject({ hint: 'history_is_append_only' });
+    expect(await errorOf(asRoot`delete from private.write_limit_history where user_id = ${brand.id}`)).toMatchObject({
+      hint: 'history_is_append_only',
+    });
     expect(await errorOf(asRoot`update private.write_limit_history set reason = 'nothing' where user_id = ${brand.id}`))
       .toMatchObject({ hint: 'history_is_append_only' });
   });
 
   it('the API roles can read and change none of it', async () => {
     const member = await createAccount('member');
-    for (const table of ['private.write_limits', 'private.write_counts', 'private.trusted_writers', 'private.write_limit_history']) {
+    for (
+      const table of [
+        'private.write_limits',
+        'private.write_counts',
+        'private.trusted_writers',
+        'private.write_limit_history',
+      ]
+    ) {
       expect(await errorOf(rpcSql(member, `select * from ${table}`))).toMatchObject({ code: '42501' });
     }
-    expect(await errorOf(rpcSql(member, `select private.take_write_quota('posts', '${member.id}', -5)`))).toMatchObject({ code: '42501' });
+    expect(await errorOf(rpcSql(member, `select private.take_write_quota('posts', '${member.id}', -5)`))).toMatchObject(
+      { code: '42501' },
+    );
     expect(await errorOf(rpcSql(member, 'select * from moderation.write_limit_hits'))).toMatchObject({ code: '42501' });
   });
 });

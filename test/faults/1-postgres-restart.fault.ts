@@ -31,12 +31,24 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
     const postmasterBefore = servicePid('postgres');
     if (!authIsRunning) {
       // Without Auth there is no app schema to write to: the restart is still made, watched through /health.
-      skipLoudly('acknowledged-writes check under a Postgres restart', `Supabase Auth is not running (${stack.authUnavailable.split('\n')[0]})`);
+      skipLoudly(
+        'acknowledged-writes check under a Postgres restart',
+        `Supabase Auth is not running (${stack.authUnavailable.split('\n')[0]})`,
+      );
     }
-    const accounts = authIsRunning ? await Promise.all(Array.from({ length: writers }, () => createLoadWriter('writer'))) : [];
+    const accounts = authIsRunning
+      ? await Promise.all(Array.from({ length: writers }, () => createLoadWriter('writer')))
+      : [];
     const run = Date.now().toString(36);
     const traffic = authIsRunning
-      ? startTraffic(writers, (w, n) => call('post', 'POST', '/post/create', { token: accounts[w].accessToken, json: { body: `fault ${run} ${w} ${n}` } }))
+      ? startTraffic(
+        writers,
+        (w, n) =>
+          call('post', 'POST', '/post/create', {
+            token: accounts[w].accessToken,
+            json: { body: `fault ${run} ${w} ${n}` },
+          }),
+      )
       : startTraffic(1, async () => {
         await sleep(50);
         const health = await call('health', 'GET', '/health');
@@ -58,23 +70,30 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
     const functionPidAfter = servicePid('functions');
     const postmasterAfter = postmasterPid();
     const healthAfter = await call('health', 'GET', '/health');
-    printFigures(`Postgres restart (pg_ctl restart -m fast) under ${authIsRunning ? `${writers} writers` : '/health polling only'}`, {
-      'requests': outcomes.length,
-      ...(authIsRunning
-        ? {
-          'acknowledged (2xx)': acknowledged.length,
-          'acknowledged rows found': `${found.length} of ${ids.length}`,
-          'lost acknowledged writes': lost.length,
-          'rows written in all': `${rows} (more than acknowledged = written, but the answer failed)`,
-        }
-        : { '/health reaching the database': acknowledged.length }),
-      'failures by kind, status and code': failuresByCode(outcomes),
-      'pg_ctl restart took': formatMs(restartedIn),
-      'outage (first failure → first success)': formatMs(outageMs(outcomes, restartedAt)),
-      'function process': functionPidAfter === functionPid ? `the same (pid ${functionPid})` : `RESTARTED (pid ${functionPid} → ${functionPidAfter})`,
-      'postmaster': `${postmasterBefore} → ${postmasterAfter}; the stack watches ${servicePid('postgres')}`,
-      '/health after': `${healthAfter.status} ${JSON.stringify(healthAfter.body)}`,
-    });
+    printFigures(
+      `Postgres restart (pg_ctl restart -m fast) under ${
+        authIsRunning ? `${writers} writers` : '/health polling only'
+      }`,
+      {
+        'requests': outcomes.length,
+        ...(authIsRunning
+          ? {
+            'acknowledged (2xx)': acknowledged.length,
+            'acknowledged rows found': `${found.length} of ${ids.length}`,
+            'lost acknowledged writes': lost.length,
+            'rows written in all': `${rows} (more than acknowledged = written, but the answer failed)`,
+          }
+          : { '/health reaching the database': acknowledged.length }),
+        'failures by kind, status and code': failuresByCode(outcomes),
+        'pg_ctl restart took': formatMs(restartedIn),
+        'outage (first failure → first success)': formatMs(outageMs(outcomes, restartedAt)),
+        'function process': functionPidAfter === functionPid
+          ? `the same (pid ${functionPid})`
+          : `RESTARTED (pid ${functionPid} → ${functionPidAfter})`,
+        'postmaster': `${postmasterBefore} → ${postmasterAfter}; the stack watches ${servicePid('postgres')}`,
+        '/health after': `${healthAfter.status} ${JSON.stringify(healthAfter.body)}`,
+      },
+    );
 
     expect(lost, 'acknowledged posts missing from the database').toEqual([]);
     expect(internalErrors(outcomes), 'answers with a 500').toEqual({});

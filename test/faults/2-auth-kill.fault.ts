@@ -35,11 +35,16 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
   it('is restarted by the supervisor while reads keep working and auth routes answer 503', async () => {
     const functionPid = servicePid('functions');
     const [reader, author] = await Promise.all([createAccount('reader'), createLoadWriter('author')]);
-    const post = await call('setup', 'POST', '/post/create', { token: author.accessToken, json: { body: 'read during an Auth outage' } });
+    const post = await call('setup', 'POST', '/post/create', {
+      token: author.accessToken,
+      json: { body: 'read during an Auth outage' },
+    });
     expect(post.status).toBe(201);
 
     const traffic = startTraffic(4, (worker, n) => {
-      if (worker === 0) return call('login', 'POST', '/auth/login', { json: { login: reader.username, password: defaultPassword } });
+      if (worker === 0) {
+        return call('login', 'POST', '/auth/login', { json: { login: reader.username, password: defaultPassword } });
+      }
       if (worker === 1) return sleep(100).then(() => call('health', 'GET', '/health'));
       return n % 2 === 0
         ? call('read', 'GET', `/${author.username}`, { token: reader.accessToken })
@@ -49,7 +54,10 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
     const killedAt = performance.now();
     const killedPid = killService('auth');
     // The gateway is asked at every look, also while Auth is down.
-    const cameBack = await waitUntil(async () => await authAnswers() && servicePid('auth') !== killedPid, recoveryBoundMs);
+    const cameBack = await waitUntil(
+      async () => await authAnswers() && servicePid('auth') !== killedPid,
+      recoveryBoundMs,
+    );
     const backAt = performance.now();
     await sleep(steadyMs);
     const outcomes = await traffic.stop();
@@ -67,12 +75,18 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
       'logins during the outage': `${loginsDuring.length}: ${JSON.stringify(failuresByCode(loginsDuring))}`,
       'logins neither 200 nor 503': unexpectedLogins.length,
       'failures by kind, status and code': failuresByCode(outcomes),
-      'Auth back (kill → answering again)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
+      'Auth back (kill → answering again)': cameBack
+        ? formatMs(backAt - killedAt)
+        : `NOT BACK within ${recoveryBoundMs / 1000} s`,
       'Auth pid': `${killedPid} → ${servicePid('auth')}`,
-      'the gateway\'s /auth/v1 during the outage': `${gatewayWhileDown.length}: ${[...new Set(gatewayWhileDown)].join(', ')}`,
+      "the gateway's /auth/v1 during the outage": `${gatewayWhileDown.length}: ${
+        [...new Set(gatewayWhileDown)].join(', ')
+      }`,
       '/health during the outage': healthSawAuthDown ? 'auth: down seen' : 'auth: down NOT seen',
       '/health after': `${healthAfter.status} ${JSON.stringify(healthAfter.body)}`,
-      'function process': servicePid('functions') === functionPid ? `the same (pid ${functionPid})` : `RESTARTED (pid ${functionPid} → ${servicePid('functions')})`,
+      'function process': servicePid('functions') === functionPid
+        ? `the same (pid ${functionPid})`
+        : `RESTARTED (pid ${functionPid} → ${servicePid('functions')})`,
     });
 
     expect(cameBack, 'the supervisor restarted Auth').toBe(true);
@@ -82,7 +96,9 @@ describe.skipIf(!authIsRunning)('Supabase Auth killed under mixed traffic', () =
     expect(healthSawAuthDown, '/health said auth: down during the outage').toBe(true);
     // The gateway answers for a service that is down, in the project's envelope.
     expect(gatewayWhileDown.length, 'the gateway was asked while Auth was down').toBeGreaterThan(0);
-    expect(new Set(gatewayWhileDown), 'what the gateway answered meanwhile').toEqual(new Set(['503 service_unavailable']));
+    expect(new Set(gatewayWhileDown), 'what the gateway answered meanwhile').toEqual(
+      new Set(['503 service_unavailable']),
+    );
     expect(healthAfter.status, '/health is ok again').toBe(200);
   });
 });

@@ -19,13 +19,18 @@ describe('Mailpit killed', () => {
     const killedAt = performance.now();
     const killedPid = killService('mailpit');
     const sawDown = await waitUntil(async () => await mail() === 'down', 5_000);
-    const cameBack = await waitUntil(async () => servicePid('mailpit') !== killedPid && await mail() === 'up', recoveryBoundMs);
+    const cameBack = await waitUntil(
+      async () => servicePid('mailpit') !== killedPid && await mail() === 'up',
+      recoveryBoundMs,
+    );
     const backAt = performance.now();
     await sleep(200);
     printFigures('Mailpit killed (SIGKILL), watched through /health', {
       '/health requests': seen.length,
       'mail: down seen': sawDown,
-      'Mailpit back (kill → mail: up)': cameBack ? formatMs(backAt - killedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
+      'Mailpit back (kill → mail: up)': cameBack
+        ? formatMs(backAt - killedAt)
+        : `NOT BACK within ${recoveryBoundMs / 1000} s`,
       'Mailpit pid': `${killedPid} → ${servicePid('mailpit')}`,
     });
 

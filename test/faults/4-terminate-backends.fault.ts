@@ -24,9 +24,14 @@ function write(kind: string, people: Account[], posts: string[]): Promise<Outcom
   const token = people[by].accessToken;
   const target = { by: people[by].id, to: people[to].id, post: posts[to] };
   const withTarget = (outcome: Outcome) => ({ ...outcome, body: { ...outcome.body, target } });
-  if (kind === 'like') return call('like', 'POST', `/post/${posts[to]}/like`, { token, json: { like: true } }).then(withTarget);
-  if (kind === 'follow') return call('follow', 'POST', `/${people[to].username}/follow`, { token, json: { follow: true } }).then(withTarget);
-  return call('comment', 'POST', `/post/${posts[to]}/comment`, { token, json: { body: `under fault ${Date.now()}` } }).then(withTarget);
+  if (kind === 'like') {
+    return call('like', 'POST', `/post/${posts[to]}/like`, { token, json: { like: true } }).then(withTarget);
+  }
+  if (kind === 'follow') {
+    return call('follow', 'POST', `/${people[to].username}/follow`, { token, json: { follow: true } }).then(withTarget);
+  }
+  return call('comment', 'POST', `/post/${posts[to]}/comment`, { token, json: { body: `under fault ${Date.now()}` } })
+    .then(withTarget);
 }
 
 describe.skipIf(!authIsRunning)("the facade's database sessions terminated under likes, follows and comments", () => {
@@ -35,7 +40,10 @@ describe.skipIf(!authIsRunning)("the facade's database sessions terminated under
     const people = await Promise.all(Array.from({ length: actors }, () => createLoadWriter('social')));
     const posts: string[] = [];
     for (const person of people) {
-      const post = await call('setup', 'POST', '/post/create', { token: person.accessToken, json: { body: 'a day to like' } });
+      const post = await call('setup', 'POST', '/post/create', {
+        token: person.accessToken,
+        json: { body: 'a day to like' },
+      });
       expect(post.status).toBe(201);
       posts.push(post.body.id);
     }
@@ -61,22 +69,30 @@ describe.skipIf(!authIsRunning)("the facade's database sessions terminated under
     const outcomes = await traffic.stop();
 
     const acknowledged = outcomes.filter(ok);
-    const pairs = (kind: string) => acknowledged.filter((o) => o.kind === kind).map((o) => o.body.target as { by: string; to: string; post: string });
+    const pairs = (kind: string) =>
+      acknowledged.filter((o) => o.kind === kind).map((o) => o.body.target as { by: string; to: string; post: string });
     const commentIds = acknowledged.filter((o) => o.kind === 'comment').map((o) => o.body.id as string);
     const found = await withDatabase(async (sql) => {
       const likes = pairs('like').map(({ by, post }) => ({ user_id: by, post_id: post }));
       const follows = pairs('follow').map(({ by, to }) => ({ follower_id: by, followee_id: to }));
       const [{ likes: likesFound }] = await sql`
-        select count(*)::int as likes from (select distinct * from jsonb_to_recordset(${sql.json(likes)}) as a(user_id uuid, post_id uuid)) a
+        select count(*)::int as likes from (select distinct * from jsonb_to_recordset(${
+        sql.json(likes)
+      }) as a(user_id uuid, post_id uuid)) a
         where exists (select 1 from public.post_likes l where l.user_id = a.user_id and l.post_id = a.post_id)`;
       const [{ likes: likesAcknowledged }] = await sql`
-        select count(*)::int as likes from (select distinct * from jsonb_to_recordset(${sql.json(likes)}) as a(user_id uuid, post_id uuid)) a`;
+        select count(*)::int as likes from (select distinct * from jsonb_to_recordset(${
+        sql.json(likes)
+      }) as a(user_id uuid, post_id uuid)) a`;
       const [{ follows: followsFound, acknowledged: followsAcknowledged }] = await sql`
         select count(*) filter (where exists (
             select 1 from public.follows f where f.follower_id = a.follower_id and f.followee_id = a.followee_id))::int as follows,
           count(*)::int as acknowledged
-        from (select distinct * from jsonb_to_recordset(${sql.json(follows)}) as a(follower_id uuid, followee_id uuid)) a`;
-      const [{ comments }] = await sql`select count(*)::int as comments from public.comments where id = any(${commentIds}::uuid[])`;
+        from (select distinct * from jsonb_to_recordset(${
+        sql.json(follows)
+      }) as a(follower_id uuid, followee_id uuid)) a`;
+      const [{ comments }] =
+        await sql`select count(*)::int as comments from public.comments where id = any(${commentIds}::uuid[])`;
       const [{ corrections }] = await sql`select private.recount_counters() as corrections`;
       return { likesFound, likesAcknowledged, followsFound, followsAcknowledged, comments, corrections };
     });
@@ -86,20 +102,30 @@ describe.skipIf(!authIsRunning)("the facade's database sessions terminated under
       comments: commentIds.length - found.comments,
     };
     const functionPidAfter = servicePid('functions');
-    printFigures(`pg_terminate_backend on the function's sessions every ${everyMs} ms for ${faultMs / 1000} s under ${workers} writers`, {
-      'requests': outcomes.length,
-      'acknowledged (2xx)': acknowledged.length,
-      'sessions terminated': `${terminated.ended} in ${terminated.rounds} rounds, ${terminated.inTransaction} inside a transaction`,
-      'likes found': `${found.likesFound} of ${found.likesAcknowledged} acknowledged (distinct)`,
-      'follows found': `${found.followsFound} of ${found.followsAcknowledged} acknowledged (distinct)`,
-      'comments found': `${found.comments} of ${commentIds.length} acknowledged`,
-      'lost acknowledged writes': lost,
-      'counter corrections by recount': found.corrections,
-      'failures by kind, status and code': failuresByCode(outcomes),
-      'first failure → first success': formatMs(outageMs(outcomes, faultsFrom)),
-      'recovery after the last termination': recovered ? formatMs(traffic.outcomes.find((o) => o.at > faultsTo && ok(o))!.at - faultsTo) : 'NO RECOVERY',
-      'function process': functionPidAfter === functionPid ? `the same (pid ${functionPid})` : `RESTARTED (pid ${functionPid} → ${functionPidAfter})`,
-    });
+    printFigures(
+      `pg_terminate_backend on the function's sessions every ${everyMs} ms for ${
+        faultMs / 1000
+      } s under ${workers} writers`,
+      {
+        'requests': outcomes.length,
+        'acknowledged (2xx)': acknowledged.length,
+        'sessions terminated':
+          `${terminated.ended} in ${terminated.rounds} rounds, ${terminated.inTransaction} inside a transaction`,
+        'likes found': `${found.likesFound} of ${found.likesAcknowledged} acknowledged (distinct)`,
+        'follows found': `${found.followsFound} of ${found.followsAcknowledged} acknowledged (distinct)`,
+        'comments found': `${found.comments} of ${commentIds.length} acknowledged`,
+        'lost acknowledged writes': lost,
+        'counter corrections by recount': found.corrections,
+        'failures by kind, status and code': failuresByCode(outcomes),
+        'first failure → first success': formatMs(outageMs(outcomes, faultsFrom)),
+        'recovery after the last termination': recovered
+          ? formatMs(traffic.outcomes.find((o) => o.at > faultsTo && ok(o))!.at - faultsTo)
+          : 'NO RECOVERY',
+        'function process': functionPidAfter === functionPid
+          ? `the same (pid ${functionPid})`
+          : `RESTARTED (pid ${functionPid} → ${functionPidAfter})`,
+      },
+    );
 
     expect(lost, 'acknowledged writes missing from the database').toEqual({ likes: 0, follows: 0, comments: 0 });
     expect(found.corrections, 'counters the recount had to correct').toBe(0);
@@ -111,7 +137,10 @@ describe.skipIf(!authIsRunning)("the facade's database sessions terminated under
 
 describe.runIf(!authIsRunning)("the facade's database sessions terminated under likes, follows and comments", () => {
   it('is skipped: Auth is not running', () => {
-    skipLoudly('terminated sessions', `Supabase Auth is not running, so no app schema (${stack.authUnavailable.split('\n')[0]})`);
+    skipLoudly(
+      'terminated sessions',
+      `Supabase Auth is not running, so no app schema (${stack.authUnavailable.split('\n')[0]})`,
+    );
     expect(authIsRunning).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ async function replicaReads(): Promise<number | undefined> {
   try {
     const [row] = await replica`
       select coalesce(sum(xact_commit + xact_rollback), 0)::bigint as reads from pg_stat_database where datname = 'postgres'`;
-    const [{ streaming }] = await replica`select exists (select 1 from pg_stat_wal_receiver where status = 'streaming') as streaming`;
+    const [{ streaming }] =
+      await replica`select exists (select 1 from pg_stat_wal_receiver where status = 'streaming') as streaming`;
     return streaming ? Number(row.reads) : undefined;
   } catch {
     return undefined;
@@ -30,7 +31,10 @@ async function replicaReads(): Promise<number | undefined> {
 describe.skipIf(!authIsRunning || !stack.replicaUrl)('the read replica crashes under a read load', () => {
   it('reads go on from the primary with no 5xx, and return to the replica once it is back', async () => {
     const [reader, author] = await Promise.all([createAccount('reader'), createLoadWriter('author')]);
-    const post = await call('setup', 'POST', '/post/create', { token: author.accessToken, json: { body: 'read while the replica is down' } });
+    const post = await call('setup', 'POST', '/post/create', {
+      token: author.accessToken,
+      json: { body: 'read while the replica is down' },
+    });
     expect(post.status).toBe(201);
     await sleep(200); // replayed on the replica
 
@@ -44,7 +48,10 @@ describe.skipIf(!authIsRunning || !stack.replicaUrl)('the read replica crashes u
     const before = await replicaReads();
     const crashedAt = performance.now();
     const crashedPid = crashReplica();
-    const cameBack = await waitUntil(async () => servicePid('replica') !== crashedPid && await replicaReads() !== undefined, recoveryBoundMs);
+    const cameBack = await waitUntil(
+      async () => servicePid('replica') !== crashedPid && await replicaReads() !== undefined,
+      recoveryBoundMs,
+    );
     const backAt = performance.now();
     const atReturn = await replicaReads();
     await sleep(steadyMs);
@@ -56,10 +63,14 @@ describe.skipIf(!authIsRunning || !stack.replicaUrl)('the read replica crashes u
       'reads': outcomes.length,
       'reads while it was down': `${during.length}, ${during.filter((o) => !ok(o)).length} failed`,
       'failures by kind, status and code': failuresByCode(outcomes),
-      'replica back (crash → streaming again)': cameBack ? formatMs(backAt - crashedAt) : `NOT BACK within ${recoveryBoundMs / 1000} s`,
+      'replica back (crash → streaming again)': cameBack
+        ? formatMs(backAt - crashedAt)
+        : `NOT BACK within ${recoveryBoundMs / 1000} s`,
       'replica pid': `${crashedPid} → ${servicePid('replica')}`,
       'transactions on the replica before the crash': before,
-      'transactions on it in the 1.5 s after its return': afterReturn !== undefined && atReturn !== undefined ? afterReturn - atReturn : 'unknown',
+      'transactions on it in the 1.5 s after its return': afterReturn !== undefined && atReturn !== undefined
+        ? afterReturn - atReturn
+        : 'unknown',
     });
 
     expect(before, 'the replica served reads before the crash').toBeGreaterThan(0);

@@ -16,18 +16,29 @@ describe.skipIf(!authIsRunning || !stack.poolerUrl)('PgBouncer killed under a wr
   it('keeps every acknowledged write, answers no 500, and writes again once it is back', async () => {
     const functionPid = servicePid('functions');
     const authors = await Promise.all(Array.from({ length: writers }, (_, i) => createLoadWriter(`pooled${i}`)));
-    const traffic = startTraffic(writers, (worker, n) =>
-      call('post', 'POST', '/post/create', { token: authors[worker].accessToken, json: { body: `post ${n} of writer ${worker}` } }));
+    const traffic = startTraffic(
+      writers,
+      (worker, n) =>
+        call('post', 'POST', '/post/create', {
+          token: authors[worker].accessToken,
+          json: { body: `post ${n} of writer ${worker}` },
+        }),
+    );
     await sleep(steadyMs);
     const killedAt = performance.now();
     const killedPid = killService('pgbouncer');
-    const cameBack = await waitUntil(() => traffic.outcomes.some((o) => o.at > killedAt && ok(o)) && servicePid('pgbouncer') !== killedPid, recoveryBoundMs);
+    const cameBack = await waitUntil(
+      () => traffic.outcomes.some((o) => o.at > killedAt && ok(o)) && servicePid('pgbouncer') !== killedPid,
+      recoveryBoundMs,
+    );
     await sleep(steadyMs);
     const outcomes = await traffic.stop();
 
     const acknowledged = outcomes.filter(ok).map((o) => o.body.id as string);
     const kept = await withDatabase(async (sql) =>
-      (await sql`select count(*)::int as kept from public.posts where id = any(${acknowledged}::uuid[])`)[0].kept as number);
+      (await sql`select count(*)::int as kept from public.posts where id = any(${acknowledged}::uuid[])`)[0]
+        .kept as number
+    );
     printFigures('PgBouncer killed (SIGKILL) under 4 writers', {
       'requests': outcomes.length,
       'acknowledged posts': acknowledged.length,

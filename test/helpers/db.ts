@@ -85,8 +85,11 @@ export async function rpc(actor: Actor, fn: string, args: Record<string, unknown
     if (!type) throw new Error(`public.${fn} has no parameter ${name}`);
     return `${name} => ${fromJson(name, type)}`;
   });
-  const [row] = await as(actor, (tx) =>
-    tx.unsafe(`select public.${fn}(${list.join(', ')}) as result from (select $1::jsonb as args) a`, [args as never]));
+  const [row] = await as(
+    actor,
+    (tx) =>
+      tx.unsafe(`select public.${fn}(${list.join(', ')}) as result from (select $1::jsonb as args) a`, [args as never]),
+  );
   return row.result;
 }
 

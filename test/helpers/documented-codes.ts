@@ -13,7 +13,8 @@ interface Document {
 }
 
 let served: Promise<Document> | undefined;
-const documentOnce = () => served ??= fetch(`${stack.functionsUrl}/openapi.json`).then((response) => response.json() as Promise<Document>);
+const documentOnce = () =>
+  served ??= fetch(`${stack.functionsUrl}/openapi.json`).then((response) => response.json() as Promise<Document>);
 
 /** The document's path template that serves `path` (under /api): a literal one before one with parameters. */
 function templateOf(document: Document, path: string): string | undefined {
@@ -32,9 +33,13 @@ export async function assertDocumentedCode(method: string, path: string, status:
   const template = templateOf(document, fullPath);
   const answer = template ? document.paths[template][method.toLowerCase()]?.responses?.[String(status)] : undefined;
   const ref = answer?.content?.['application/json']?.schema?.$ref;
-  const codes = ref ? document.components.schemas[ref.split('/').pop()!]?.properties?.error?.properties?.code?.enum : undefined;
+  const codes = ref
+    ? document.components.schemas[ref.split('/').pop()!]?.properties?.error?.properties?.code?.enum
+    : undefined;
   if (codes && !codes.includes(code)) {
-    throw new Error(`${method} ${template} answered ${status} ${code}, which its document does not list (${codes.join(', ')}): ` +
-      'name it in supabase/ERRORS.md, or run `npm run error-codes` if the facade or the SQL now raise it');
+    throw new Error(
+      `${method} ${template} answered ${status} ${code}, which its document does not list (${codes.join(', ')}): ` +
+        'name it in supabase/ERRORS.md, or run `npm run error-codes` if the facade or the SQL now raise it',
+    );
   }
 }

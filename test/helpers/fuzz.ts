@@ -75,10 +75,13 @@ export interface Operation {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, {
-    parameters?: (Parameter & { $ref?: string })[];
-    requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
-  }>>;
+  paths: Record<
+    string,
+    Record<string, {
+      parameters?: (Parameter & { $ref?: string })[];
+      requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+    }>
+  >;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -116,7 +119,8 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
         })),
         ...(json && { body: { required: operation.requestBody?.required ?? false, schema: resolve(json) } }),
       };
-    }));
+    })
+  );
 }
 
 /**
@@ -154,16 +158,29 @@ function plausibleString(rng: Random, name: string, schema: Schema, world: World
   if (known?.length && rng.chance(0.7)) return rng.pick(known);
   if (schema.format === 'uuid') return rng.uuid();
   if (schema.format === 'email') return `fuzz.${rng.hex(10)}@example.test`;
-  if (schema.format === 'date') return `${rng.int(1999, 2031)}-${String(rng.int(1, 12)).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`;
+  if (schema.format === 'date') {
+    return `${rng.int(1999, 2031)}-${String(rng.int(1, 12)).padStart(2, '0')}-${
+      String(rng.int(1, 28)).padStart(2, '0')
+    }`;
+  }
   if (schema.format === 'uri') {
-    return rng.pick(['http://127.0.0.1:3000', 'http://127.0.0.1:3000/auth/callback', 'https://example.com/callback', 'http://127.0.0.1:3000/auth/callback?x=1']);
+    return rng.pick([
+      'http://127.0.0.1:3000',
+      'http://127.0.0.1:3000/auth/callback',
+      'https://example.com/callback',
+      'http://127.0.0.1:3000/auth/callback?x=1',
+    ]);
   }
   if (schema.pattern === '^\\d{6}$') return rng.string(6, '0123456789');
   if (schema.pattern === '^[a-z0-9._]{3,30}$') return `fz${rng.string(rng.int(1, 20), usernameChars)}`;
   if (schema.pattern?.startsWith('^[A-Za-z0-9]')) return `${rng.uuid()}/${rng.string(rng.int(1, 12), letters)}.png`;
-  if (name === 'cursor') return cursor(rng, `${rng.int(946_684_800, 1_956_528_000)}${rng.string(6, '0123456789')}.${rng.uuid()}`);
+  if (name === 'cursor') {
+    return cursor(rng, `${rng.int(946_684_800, 1_956_528_000)}${rng.string(6, '0123456789')}.${rng.uuid()}`);
+  }
   if (name === 'password' || name === 'current_password') return rng.string(rng.int(8, 40), `${letters}0123456789 !#`);
-  if (name === 'time_zone') return rng.pick(['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Mars/Olympus', 'Etc/GMT+14']);
+  if (name === 'time_zone') {
+    return rng.pick(['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Mars/Olympus', 'Etc/GMT+14']);
+  }
   const min = schema.minLength ?? 0;
   const max = Math.min(schema.maxLength ?? 60, 60);
   return rng.string(rng.int(Math.max(min, 1), Math.max(min, max)), textChars);
@@ -191,12 +208,17 @@ export function plausible(rng: Random, schema: Schema, world: World, name = ''):
     case 'number':
       return rng.int(schema.minimum ?? 0, schema.maximum ?? 1000);
     case 'array':
-      return Array.from({ length: rng.int(0, Math.min(schema.maxItems ?? 3, 3)) }, () => plausible(rng, schema.items ?? {}, world, name));
+      return Array.from(
+        { length: rng.int(0, Math.min(schema.maxItems ?? 3, 3)) },
+        () => plausible(rng, schema.items ?? {}, world, name),
+      );
     case 'object': {
       const required = new Set(schema.required ?? []);
-      return Object.fromEntries(Object.entries(schema.properties ?? {})
-        .filter(([key]) => required.has(key) || rng.chance(0.5))
-        .map(([key, value]) => [key, plausible(rng, value, world, key)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([key]) => required.has(key) || rng.chance(0.5))
+          .map(([key, value]) => [key, plausible(rng, value, world, key)]),
+      );
     }
     default:
       return plausibleString(rng, name, schema, world);
@@ -214,23 +236,26 @@ function cursor(rng: Random, text: string | Uint8Array): string {
 /** Cursors in the API's own format whose content is wrong: out of range, not numbers, not UTF-8. */
 function hostileCursor(rng: Random): string {
   const id = rng.uuid();
-  return cursor(rng, rng.pick<() => string | Uint8Array>([
-    () => `-9223372036854775808.${id}`,
-    () => `9223372036854775807.${id}`,
-    () => `99999999999999999999999.${id}`,
-    () => `-1.${id}`,
-    () => `1.5.${id}`,
-    () => `1700000000000000.${id}x`,
-    () => `1700000000000000.${id.toUpperCase()}`,
-    () => `1700000000000000`,
-    () => `.${id}`,
-    () => '.',
-    () => `NaN.${id}`,
-    () => `1e30.${id}`,
-    () => `1700000000000000.${id}\u0000`,
-    () => `${'9'.repeat(120)}.${id}`,
-    () => new Uint8Array([0xff, 0xfe, 0x2e, 0x00]),
-  ])());
+  return cursor(
+    rng,
+    rng.pick<() => string | Uint8Array>([
+      () => `-9223372036854775808.${id}`,
+      () => `9223372036854775807.${id}`,
+      () => `99999999999999999999999.${id}`,
+      () => `-1.${id}`,
+      () => `1.5.${id}`,
+      () => `1700000000000000.${id}x`,
+      () => `1700000000000000.${id.toUpperCase()}`,
+      () => `1700000000000000`,
+      () => `.${id}`,
+      () => '.',
+      () => `NaN.${id}`,
+      () => `1e30.${id}`,
+      () => `1700000000000000.${id}\u0000`,
+      () => `${'9'.repeat(120)}.${id}`,
+      () => new Uint8Array([0xff, 0xfe, 0x2e, 0x00]),
+    ])(),
+  );
 }
 
 /** Path parameters as they go on the wire (already percent-encoded where they are). */
@@ -274,11 +299,44 @@ function hostilePathValue(rng: Random, name: string, world: World): string {
 }
 
 const hostileQueryValues = [
-  '', '-1', '0', '1.5', '101', '1e3', '1e309', 'NaN', 'Infinity', '-Infinity', '0x10', '99999999999999999999999',
-  'true', 'null', 'undefined', '[]', '{}', '%00', 'a%00b', '%', '%zz', '%FF', encodeURIComponent('😀'),
-  '2026-02-30', '2026-13-01', '0000-01-01', '99999-01-01', '-2026-01-01', '2026-1-1', '2026-01-01T00:00:00Z',
-  encodeURIComponent("' or 1=1 --"), 'javascript:alert(1)', 'http://evil.example/auth/callback', '//evil.example',
-  'http://127.0.0.1:3000@evil.example/', 'data:text/html,x', 'comment', 'USER',
+  '',
+  '-1',
+  '0',
+  '1.5',
+  '101',
+  '1e3',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '0x10',
+  '99999999999999999999999',
+  'true',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  '%00',
+  'a%00b',
+  '%',
+  '%zz',
+  '%FF',
+  encodeURIComponent('😀'),
+  '2026-02-30',
+  '2026-13-01',
+  '0000-01-01',
+  '99999-01-01',
+  '-2026-01-01',
+  '2026-1-1',
+  '2026-01-01T00:00:00Z',
+  encodeURIComponent("' or 1=1 --"),
+  'javascript:alert(1)',
+  'http://evil.example/auth/callback',
+  '//evil.example',
+  'http://127.0.0.1:3000@evil.example/',
+  'data:text/html,x',
+  'comment',
+  'USER',
 ];
 
 /** A value of the wrong JSON type (or a right type with a hostile content) for a property. */
@@ -361,7 +419,9 @@ function trickyJson(rng: Random, valid: Record<string, unknown>): string {
 
 function deepValue(rng: Random): string {
   const depth = rng.pick([100, 1_000, 10_000, 30_000]);
-  return rng.chance(0.5) ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(Math.min(depth, 12_000))}1${'}'.repeat(Math.min(depth, 12_000))}`;
+  return rng.chance(0.5)
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(Math.min(depth, 12_000))}1${'}'.repeat(Math.min(depth, 12_000))}`;
 }
 
 /** A JSON body of about `bytes` bytes: the valid body with one string grown (1 to 4 UTF-8 bytes a character). */
@@ -371,14 +431,28 @@ function hugeBody(rng: Random, valid: Record<string, unknown>, bytes: number): {
   const unitBytes = new TextEncoder().encode(unit).length;
   const shell = JSON.stringify({ ...valid, [key]: '' });
   const count = Math.max(0, Math.floor((bytes - new TextEncoder().encode(shell).length) / unitBytes));
-  return { text: JSON.stringify({ ...valid, [key]: unit.repeat(count) }), note: `"${key}" = ${count} × ${JSON.stringify(unit)}` };
+  return {
+    text: JSON.stringify({ ...valid, [key]: unit.repeat(count) }),
+    note: `"${key}" = ${count} × ${JSON.stringify(unit)}`,
+  };
 }
 
 const contentTypes = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml',
-  'application/json; charset=utf-16', 'application/json; charset=latin1', 'APPLICATION/JSON', 'application/jsonx',
-  'application/vnd.api+json', 'application/merge-patch+json', 'application/json, text/plain', '', '*/*',
-  'application/json; boundary=";"', 'application/json;' + ';'.repeat(500),
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'APPLICATION/JSON',
+  'application/jsonx',
+  'application/vnd.api+json',
+  'application/merge-patch+json',
+  'application/json, text/plain',
+  '',
+  '*/*',
+  'application/json; boundary=";"',
+  'application/json;' + ';'.repeat(500),
 ];
 
 function hostileHeaders(rng: Random): [Record<string, string>, string] {
@@ -417,7 +491,10 @@ function hostileAuthorization(rng: Random, world: World): string {
     () => `Token ${segment()}`,
     () => rng.string(rng.int(1, 80), `${letters} .=/+-_0123456789`),
     () => `Bearer ${'a'.repeat(rng.pick([2_000, 7_000]))}.${'b'.repeat(100)}.${'c'.repeat(100)}`,
-    () => `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"x"}').toString('base64url')}.`,
+    () =>
+      `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${
+        Buffer.from('{"sub":"x"}').toString('base64url')
+      }.`,
     () => `Bearer eyJ.eyJ.eyJ`,
     () => `Bearer caf\u00e9.\u00ff\u00fe.\u0080`,
     () => `Bearer ${segment()}.${segment()}.${segment()}, Bearer ${segment()}`,
@@ -428,8 +505,20 @@ function hostileAuthorization(rng: Random, world: World): string {
 // Requests
 
 type Strategy =
-  | 'valid' | 'path' | 'query' | 'unknown query' | 'malformed body' | 'tricky json' | 'wrong type' | 'huge body'
-  | 'unknown fields' | 'deep nesting' | 'wrong shape' | 'content type' | 'headers' | 'other method';
+  | 'valid'
+  | 'path'
+  | 'query'
+  | 'unknown query'
+  | 'malformed body'
+  | 'tricky json'
+  | 'wrong type'
+  | 'huge body'
+  | 'unknown fields'
+  | 'deep nesting'
+  | 'wrong shape'
+  | 'content type'
+  | 'headers'
+  | 'other method';
 
 function strategiesFor(operation: Operation): Strategy[] {
   const hasPath = operation.parameters.some((p) => p.in === 'path');
@@ -438,7 +527,17 @@ function strategiesFor(operation: Operation): Strategy[] {
   const list: Strategy[] = ['valid', 'valid', 'unknown query', 'headers', 'other method'];
   if (hasPath) list.push('path', 'path');
   if (hasQuery) list.push('query', 'query');
-  if (sendsBody) list.push('malformed body', 'tricky json', 'huge body', 'unknown fields', 'deep nesting', 'wrong shape', 'content type');
+  if (sendsBody) {
+    list.push(
+      'malformed body',
+      'tricky json',
+      'huge body',
+      'unknown fields',
+      'deep nesting',
+      'wrong shape',
+      'content type',
+    );
+  }
   if (operation.body) list.push('wrong type', 'wrong type', 'unknown fields');
   return list;
 }
@@ -446,7 +545,21 @@ function strategiesFor(operation: Operation): Strategy[] {
 /** The strategies that rewrite the body's text: one at most a request. */
 const textStrategies: Strategy[] = ['malformed body', 'tricky json', 'deep nesting', 'wrong shape', 'huge body'];
 
-const unknownFields = ['__proto__', 'constructor', 'prototype', 'role', 'id', 'user_id', 'is_admin', 'banned', 'author', '$where', 'x'.repeat(300), '😀', ''];
+const unknownFields = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'role',
+  'id',
+  'user_id',
+  'is_admin',
+  'banned',
+  'author',
+  '$where',
+  'x'.repeat(300),
+  '😀',
+  '',
+];
 
 /** One request to `operation` as `identity`, every choice drawn from `rng`. */
 export function generate(rng: Random, operation: Operation, world: World, identity: Identity): FuzzRequest {
@@ -464,7 +577,11 @@ export function generate(rng: Random, operation: Operation, world: World, identi
     let value: string;
     if (parameter === hostilePath) {
       value = hostilePathValue(rng, parameter.name, world);
-      mutations.push(`path ${parameter.name} = ${value.length > 80 ? `${value.slice(0, 40)}… (${value.length} chars)` : JSON.stringify(value)}`);
+      mutations.push(
+        `path ${parameter.name} = ${
+          value.length > 80 ? `${value.slice(0, 40)}… (${value.length} chars)` : JSON.stringify(value)
+        }`,
+      );
     } else {
       value = encodeURIComponent(String(plausible(rng, parameter.schema, world, parameter.name)));
     }
@@ -479,17 +596,34 @@ export function generate(rng: Random, operation: Operation, world: World, identi
     if (parameter === hostileQuery) {
       const value = parameter.name === 'cursor' && rng.chance(0.4)
         ? hostileCursor(rng)
-        : rng.chance(0.15) ? 'x'.repeat(rng.pick([201, 2_000, 6_000])) : rng.pick(hostileQueryValues);
+        : rng.chance(0.15)
+        ? 'x'.repeat(rng.pick([201, 2_000, 6_000]))
+        : rng.pick(hostileQueryValues);
       const repeated = rng.chance(0.2);
       query.push(`${parameter.name}=${value}`);
       if (repeated) query.push(`${parameter.name}=${rng.pick(hostileQueryValues)}`);
-      mutations.push(`query ${parameter.name}${repeated ? ' (repeated)' : ''} = ${value.length > 80 ? `${value.length} chars` : JSON.stringify(value)}`);
+      mutations.push(
+        `query ${parameter.name}${repeated ? ' (repeated)' : ''} = ${
+          value.length > 80 ? `${value.length} chars` : JSON.stringify(value)
+        }`,
+      );
     } else if (parameter.required || rng.chance(0.5)) {
-      query.push(`${parameter.name}=${encodeURIComponent(String(plausible(rng, parameter.schema, world, parameter.name)))}`);
+      query.push(
+        `${parameter.name}=${encodeURIComponent(String(plausible(rng, parameter.schema, world, parameter.name)))}`,
+      );
     }
   }
   if (chosen.has('unknown query')) {
-    const extra = rng.pick(['__proto__[admin]=true', 'limit[]=1', 'cursor[$gt]=', 'select=*', 'role=service_role', '&&&==', '%00=%00', `x=${'y'.repeat(3_000)}`]);
+    const extra = rng.pick([
+      '__proto__[admin]=true',
+      'limit[]=1',
+      'cursor[$gt]=',
+      'select=*',
+      'role=service_role',
+      '&&&==',
+      '%00=%00',
+      `x=${'y'.repeat(3_000)}`,
+    ]);
     query.push(extra);
     mutations.push(`query += ${extra.length > 80 ? `${extra.length} chars` : JSON.stringify(extra)}`);
   }
@@ -497,7 +631,9 @@ export function generate(rng: Random, operation: Operation, world: World, identi
   // The method: another one than documented reaches another operation of the path, or none.
   let method = operation.method;
   if (chosen.has('other method')) {
-    method = rng.pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'FUZZ'].filter((m) => m !== operation.method));
+    method = rng.pick(
+      ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'FUZZ'].filter((m) => m !== operation.method),
+    );
     mutations.push(`method ${method}`);
   }
 

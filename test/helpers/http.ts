@@ -48,24 +48,50 @@ export async function apiFrom(
   path: string,
   options: { json?: unknown; token?: string } = {},
 ): Promise<ApiResponse> {
-  const answer = await requestFrom(source, method, `${stack.functionsUrl}${path}`, options.json,
-    options.token ? { Authorization: `Bearer ${options.token}` } : {});
+  const answer = await requestFrom(
+    source,
+    method,
+    `${stack.functionsUrl}${path}`,
+    options.json,
+    options.token ? { Authorization: `Bearer ${options.token}` } : {},
+  );
   await assertDocumentedCode(method, path, answer.status, answer.body);
   return answer;
 }
 
 /** A request straight to Supabase Auth's `/auth/v1<path>` through the gateway, as supabase-js sends it, from `source`. */
-export function authFrom(source: string, method: string, path: string, json?: unknown, token?: string): Promise<ApiResponse> {
+export function authFrom(
+  source: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  token?: string,
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { apikey: stack.anonKey, Authorization: `Bearer ${token ?? stack.anonKey}` };
   return requestFrom(source, method, `${stack.apiUrl}/auth/v1${path}`, json, headers);
 }
 
-function requestFrom(source: string, method: string, target: string, json: unknown, extraHeaders: Record<string, string>): Promise<ApiResponse> {
+function requestFrom(
+  source: string,
+  method: string,
+  target: string,
+  json: unknown,
+  extraHeaders: Record<string, string>,
+): Promise<ApiResponse> {
   const url = new URL(target);
   const body = json === undefined ? undefined : JSON.stringify(json);
-  const headers = body === undefined ? extraHeaders : { ...extraHeaders, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+  const headers = body === undefined
+    ? extraHeaders
+    : { ...extraHeaders, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
   return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, localAddress: source, headers }, (response) => {
+    const request = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method,
+      localAddress: source,
+      headers,
+    }, (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk) => (text += chunk));

@@ -51,7 +51,9 @@ export interface Mail {
 export async function mailsTo(email: string, settleMs = 1_000): Promise<Mail[]> {
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   const query = encodeURIComponent(`to:"${email}"`);
-  const { messages } = await getJson<{ messages: (MessageSummary & { Subject: string })[] }>(`/api/v1/search?query=${query}&limit=50`);
+  const { messages } = await getJson<{ messages: (MessageSummary & { Subject: string })[] }>(
+    `/api/v1/search?query=${query}&limit=50`,
+  );
   return Promise.all(messages.map(async (summary) => {
     const message = await getJson<{ Text: string; HTML: string }>(`/api/v1/message/${summary.ID}`);
     const link = /href="([^"]+)"/.exec(message.HTML)?.[1]

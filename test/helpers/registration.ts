@@ -15,11 +15,19 @@ export interface Registered {
 export async function registerAndConfirm(label = 'member', extra: Record<string, unknown> = {}): Promise<Registered> {
   const username = uniqueUsername(label);
   const email = uniqueEmail(label);
-  const registered = await api('POST', '/auth/register', { json: { username, email, password: defaultPassword, ...extra } });
+  const registered = await api('POST', '/auth/register', {
+    json: { username, email, password: defaultPassword, ...extra },
+  });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${JSON.stringify(registered.body)}`);
   const confirmed = await api('POST', '/auth/confirm_email', { json: { email, code: await latestCode(email) } });
   if (confirmed.status !== 200) throw new Error(`confirm: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
-  return { username, email, password: defaultPassword, session: confirmed.body.session, userId: confirmed.body.user.id };
+  return {
+    username,
+    email,
+    password: defaultPassword,
+    session: confirmed.body.session,
+    userId: confirmed.body.user.id,
+  };
 }
 
 /** The body without the request id, to compare two answers that must be identical. */

@@ -18,7 +18,9 @@ export async function replicaCaughtUp(timeoutMs = 15_000): Promise<void> {
   for (;;) {
     const [{ replayed }] = await replica`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as replayed`;
     if (replayed) return;
-    if (Date.now() > deadline) throw new Error(`the replica has not replayed ${lsn} within ${timeoutMs} ms: is its replay paused?`);
+    if (Date.now() > deadline) {
+      throw new Error(`the replica has not replayed ${lsn} within ${timeoutMs} ms: is its replay paused?`);
+    }
     await sleep(5);
   }
 }

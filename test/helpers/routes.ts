@@ -15,10 +15,25 @@ import { search } from '../../functions/api/routes/search.ts';
 import { sessions } from '../../functions/api/routes/sessions.ts';
 import { users } from '../../functions/api/routes/users.ts';
 
-const routers = [account, accountExport, admin, auth, comments, feed, health, mfa, notifications, posts, search, sessions, users];
+const routers = [
+  account,
+  accountExport,
+  admin,
+  auth,
+  comments,
+  feed,
+  health,
+  mfa,
+  notifications,
+  posts,
+  search,
+  sessions,
+  users,
+];
 
 export const routes: RouteConfig[] = routers.flatMap((router) =>
-  router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : [])));
+  router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : []))
+);
 
 /** The route of `'GET /{username}'`. */
 export function route(name: string): RouteConfig {
@@ -40,7 +55,8 @@ export function bodyFields(name: string): Record<string, z.ZodType> {
 /** The schema of the route's successful (2xx) JSON answer. */
 export function successSchema(name: string): z.ZodType {
   const [, response] = Object.entries(route(name).responses).find(([status]) => status.startsWith('2')) ?? [];
-  const schema = (response as { content?: Record<string, { schema?: z.ZodType }> } | undefined)?.content?.['application/json']?.schema;
+  const schema = (response as { content?: Record<string, { schema?: z.ZodType }> } | undefined)?.content
+    ?.['application/json']?.schema;
   if (!schema) throw new Error(`${name} declares no JSON success answer`);
   return schema;
 }
@@ -49,7 +65,9 @@ export function successSchema(name: string): z.ZodType {
 export function openApiParameters(name: string): { name: string; description?: string }[] {
   return routers.flatMap((router) => {
     const { paths = {} } = router.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
-    return Object.values(paths).flatMap((operations) => Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>))
+    return Object.values(paths).flatMap((operations) =>
+      Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>)
+    )
       .flatMap((operation) => operation.parameters ?? []).filter((parameter) => parameter.name === name);
   });
 }

@@ -57,7 +57,12 @@ export async function rootPost(author: { id: string }, privacy: Privacy = 'publi
   return row.id;
 }
 
-export async function rootComment(postId: string, author: { id: string }, body = 'a comment', parentId: string | null = null): Promise<string> {
+export async function rootComment(
+  postId: string,
+  author: { id: string },
+  body = 'a comment',
+  parentId: string | null = null,
+): Promise<string> {
   const [row] = await asRoot`
     insert into public.comments (post_id, author_id, body, parent_id) values (${postId}, ${author.id}, ${body}, ${parentId})
     returning id`;

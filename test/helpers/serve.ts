@@ -16,11 +16,13 @@ export async function serve(handle: (request: Request) => Response | Promise<Res
     for (const [name, value] of Object.entries(incoming.headers)) {
       for (const one of [value ?? []].flat()) headers.append(name, one);
     }
-    const response = await handle(new Request(`http://${incoming.headers.host}${incoming.url}`, {
-      method: incoming.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    }));
+    const response = await handle(
+      new Request(`http://${incoming.headers.host}${incoming.url}`, {
+        method: incoming.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      }),
+    );
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
     outgoing.end(Buffer.from(await response.arrayBuffer()));
   });

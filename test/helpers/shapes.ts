@@ -47,7 +47,9 @@ export function keyDiff(schema: z.ZodType, value: unknown, path = '$'): string[]
     // A nested list empty in one item (a post without mentions) is checked in another: it is reported only when
     // it is empty in every item.
     const unchecked = (diff: string) => diff.endsWith(': empty, nothing checked');
-    return [...new Set(diffs.flat().filter((diff) => !unchecked(diff) || diffs.every((other) => other.includes(diff))))];
+    return [
+      ...new Set(diffs.flat().filter((diff) => !unchecked(diff) || diffs.every((other) => other.includes(diff)))),
+    ];
   }
   // A union (e.g. a banned user or a banned post): the value is checked against the option it fits best.
   if (inner.type === 'union' && inner.options) {
@@ -61,6 +63,8 @@ export function keyDiff(schema: z.ZodType, value: unknown, path = '$'): string[]
       .filter((key) => !(key in value) && !shape[key].safeParse(undefined).success)
       .map((key) => `${path}.${key}: only in zod`),
     ...Object.keys(value).filter((key) => !(key in shape)).map((key) => `${path}.${key}: only in SQL`),
-    ...Object.keys(shape).filter((key) => key in value).flatMap((key) => keyDiff(shape[key], value[key], `${path}.${key}`)),
+    ...Object.keys(shape).filter((key) => key in value).flatMap((key) =>
+      keyDiff(shape[key], value[key], `${path}.${key}`)
+    ),
   ];
 }

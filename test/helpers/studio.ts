@@ -56,21 +56,28 @@ function table(name: string): string {
 
 /** Where the rows' key columns are among the given values, one `in` per key column as the editor filters. */
 function where(keys: Record<string, unknown[]>): string {
-  return Object.entries(keys).map(([column, values]) => `${ident(column)} in (${values.map(literal).join(',')})`).join(' and ');
+  return Object.entries(keys).map(([column, values]) => `${ident(column)} in (${values.map(literal).join(',')})`).join(
+    ' and ',
+  );
 }
 
 export const tableEditor = {
   /** "Insert row": the new row's values through jsonb_populate_recordset, returning it. */
   insert: (name: string, row: Record<string, unknown>) =>
-    asRoot.unsafe(`insert into ${table(name)} (${columns(row)}) select ${columns(row)} ` +
-      `from jsonb_populate_recordset(null::${table(name)}, ${literal(JSON.stringify([row]))}) returning *;`),
+    asRoot.unsafe(
+      `insert into ${table(name)} (${columns(row)}) select ${columns(row)} ` +
+        `from jsonb_populate_recordset(null::${table(name)}, ${literal(JSON.stringify([row]))}) returning *;`,
+    ),
   /** A cell or row edited: the changed columns through json_populate_record, the row matched by its key. */
   update: (name: string, changes: Record<string, unknown>, key: Record<string, unknown>) =>
-    asRoot.unsafe(`update ${table(name)} set (${columns(changes)}) = (select ${columns(changes)} ` +
-      `from json_populate_record(null::${table(name)}, ${literal(JSON.stringify(changes))})) ` +
-      `where ${Object.entries(key).map(([column, value]) => `${ident(column)} = ${literal(value)}`).join(' and ')};`),
+    asRoot.unsafe(
+      `update ${table(name)} set (${columns(changes)}) = (select ${columns(changes)} ` +
+        `from json_populate_record(null::${table(name)}, ${literal(JSON.stringify(changes))})) ` +
+        `where ${Object.entries(key).map(([column, value]) => `${ident(column)} = ${literal(value)}`).join(' and ')};`,
+    ),
   /** "Delete rows": the selected rows by their primary key columns. */
-  delete: (name: string, keys: Record<string, unknown[]>) => asRoot.unsafe(`delete from ${table(name)} where ${where(keys)};`),
+  delete: (name: string, keys: Record<string, unknown[]>) =>
+    asRoot.unsafe(`delete from ${table(name)} where ${where(keys)};`),
   /** "Truncate table". */
   truncate: (name: string) => asRoot.unsafe(`truncate ${table(name)};`),
 };

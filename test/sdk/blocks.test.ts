@@ -47,7 +47,7 @@ describe.skipIf(!authIsRunning)('blocks through supabase-js', () => {
     expect(refusal(back)).toEqual({ status: 403, code: '42501', hint: null });
   });
 
-  it('insert: not in someone else\'s name, not oneself, not banned, not anonymously', async () => {
+  it("insert: not in someone else's name, not oneself, not banned, not anonymously", async () => {
     const forged = await u.stranger.sdk.from('blocks').insert({ blocker_id: u.target.id, blocked_id: u.stranger.id });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
     const self = await u.stranger.sdk.from('blocks').insert({ blocked_id: u.stranger.id });

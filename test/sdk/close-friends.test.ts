@@ -30,24 +30,32 @@ describe.skipIf(!authIsRunning)('close friends through supabase-js', () => {
     return data!.map((row) => names[row.friend_id]).sort();
   }
 
-  it("select: the owner and admins read the list; its members, strangers and anon read nothing", async () => {
+  it('select: the owner and admins read the list; its members, strangers and anon read nothing', async () => {
     const seen: Record<string, string[]> = { anon: await list(anonSdk(), u.owner) };
-    for (const name of ['owner', 'friend', 'stranger', 'blocker', 'admin']) seen[name] = await list(u[name].sdk, u.owner);
+    for (const name of ['owner', 'friend', 'stranger', 'blocker', 'admin']) {
+      seen[name] = await list(u[name].sdk, u.owner);
+    }
     expect(seen).toEqual({
       anon: [], // anon may ask (200), and no row is ever shown to it
       owner: ['friend'], // not the banned member while the ban lasts
-      friend: [], stranger: [], blocker: [],
+      friend: [],
+      stranger: [],
+      blocker: [],
       admin: ['banned', 'friend'],
     });
     expect(await list(u.bannedOwner.sdk, u.bannedOwner)).toEqual([]); // its live session reads nothing
   });
 
   it('insert: the owner adds a visible account as themself; not for another, across a block, banned or anonymously', async () => {
-    const { data, error } = await u.owner.sdk.from('close_friends').insert({ friend_id: u.stranger.id }).select().single();
+    const { data, error } = await u.owner.sdk.from('close_friends').insert({ friend_id: u.stranger.id }).select()
+      .single();
     expect(error).toBeNull();
     expect(data).toMatchObject({ owner_id: u.owner.id, friend_id: u.stranger.id });
 
-    const forged = await u.stranger.sdk.from('close_friends').insert({ owner_id: u.friend.id, friend_id: u.stranger.id });
+    const forged = await u.stranger.sdk.from('close_friends').insert({
+      owner_id: u.friend.id,
+      friend_id: u.stranger.id,
+    });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
     for (const [name, friend] of [['blocker', u.owner], ['owner', u.blocked], ['bannedOwner', u.stranger]] as const) {
       const result = await u[name].sdk.from('close_friends').insert({ friend_id: friend.id });
@@ -61,7 +69,10 @@ describe.skipIf(!authIsRunning)('close friends through supabase-js', () => {
 
   it('delete: the owner removes a member; the member, an admin and a banned owner delete 0 rows', async () => {
     for (const name of ['friend', 'admin']) {
-      const { data, error } = await u[name].sdk.from('close_friends').delete().eq('owner_id', u.owner.id).eq('friend_id', u.friend.id).select();
+      const { data, error } = await u[name].sdk.from('close_friends').delete().eq('owner_id', u.owner.id).eq(
+        'friend_id',
+        u.friend.id,
+      ).select();
       expect([name, error, data]).toEqual([name, null, []]);
     }
     const banned = await u.bannedOwner.sdk.from('close_friends').delete().eq('owner_id', u.bannedOwner.id).select();

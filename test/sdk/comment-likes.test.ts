@@ -32,7 +32,9 @@ describe.skipIf(!authIsRunning)('comment likes through supabase-js', () => {
 
   it('select: each reader sees the likes by accounts they may see, of a comment they may see', async () => {
     const seen: Record<string, string[]> = { anon: await likers(anonSdk()) };
-    for (const name of ['commenter', 'liker', 'blocked', 'blocker', 'banned', 'admin']) seen[name] = await likers(u[name].sdk);
+    for (const name of ['commenter', 'liker', 'blocked', 'blocker', 'banned', 'admin']) {
+      seen[name] = await likers(u[name].sdk);
+    }
     expect(seen).toEqual({
       anon: ['blocked', 'liker'],
       commenter: ['liker'],
@@ -64,14 +66,21 @@ describe.skipIf(!authIsRunning)('comment likes through supabase-js', () => {
 
   it('delete: only the liker takes a like back; the commenter and an admin delete 0 rows', async () => {
     for (const name of ['commenter', 'admin']) {
-      const { data, error } = await u[name].sdk.from('comment_likes').delete().eq('comment_id', comment).eq('user_id', u.liker.id).select();
+      const { data, error } = await u[name].sdk.from('comment_likes').delete().eq('comment_id', comment).eq(
+        'user_id',
+        u.liker.id,
+      ).select();
       expect([name, error, data]).toEqual([name, null, []]);
     }
     const banned = await u.banned.sdk.from('comment_likes').delete().eq('user_id', u.banned.id).select();
     expect(banned.data).toEqual([]);
-    const { data } = await u.liker.sdk.from('comment_likes').delete().eq('comment_id', comment).eq('user_id', u.liker.id).select('user_id');
+    const { data } = await u.liker.sdk.from('comment_likes').delete().eq('comment_id', comment).eq(
+      'user_id',
+      u.liker.id,
+    ).select('user_id');
     expect(data).toEqual([{ user_id: u.liker.id }]);
-    const left = await asRoot`select user_id from public.comment_likes where comment_id = ${comment} and user_id in (${u.liker.id}, ${u.banned.id})`;
+    const left =
+      await asRoot`select user_id from public.comment_likes where comment_id = ${comment} and user_id in (${u.liker.id}, ${u.banned.id})`;
     expect(left.map((row) => row.user_id)).toEqual([u.banned.id]);
   });
 });

@@ -42,7 +42,9 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
 
   it('select: each reader sees the comments of authors they may see, on a post they may see', async () => {
     const seen: Record<string, string[]> = { anon: await authors(anonSdk()) };
-    for (const name of ['author', 'commenter', 'blocked', 'blocker', 'banned', 'admin']) seen[name] = await authors(u[name].sdk);
+    for (const name of ['author', 'commenter', 'blocked', 'blocker', 'banned', 'admin']) {
+      seen[name] = await authors(u[name].sdk);
+    }
     expect(seen).toEqual({
       anon: ['blocked', 'commenter'],
       author: ['commenter'],
@@ -55,16 +57,27 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
   });
 
   it('insert: one comments on a visible post as oneself; not on a hidden post, not as another, not anonymously', async () => {
-    const { data, error } = await u.outsider.sdk.from('comments').insert({ post_id: post, body: 'hello' }).select().single();
+    const { data, error } = await u.outsider.sdk.from('comments').insert({ post_id: post, body: 'hello' }).select()
+      .single();
     expect(error).toBeNull();
-    expect(data).toMatchObject({ post_id: post, author_id: u.outsider.id, parent_id: null, body: 'hello', likes_count: 0 });
+    expect(data).toMatchObject({
+      post_id: post,
+      author_id: u.outsider.id,
+      parent_id: null,
+      body: 'hello',
+      likes_count: 0,
+    });
 
     const secret = await rootPost(u.author, 'private');
     const hidden = await u.outsider.sdk.from('comments').insert({ post_id: secret, body: 'peek' });
     expect(refusal(hidden)).toEqual({ status: 403, code: '42501', hint: null });
     const blocker = await u.blocker.sdk.from('comments').insert({ post_id: post, body: 'across a block' });
     expect(refusal(blocker)).toEqual({ status: 403, code: '42501', hint: null });
-    const forged = await u.outsider.sdk.from('comments').insert({ post_id: post, body: 'as author', author_id: u.author.id });
+    const forged = await u.outsider.sdk.from('comments').insert({
+      post_id: post,
+      body: 'as author',
+      author_id: u.author.id,
+    });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
     const banned = await u.banned.sdk.from('comments').insert({ post_id: post, body: 'after my ban' });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
@@ -76,7 +89,9 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
 
   it('insert: the body is trimmed as the API trims it, and one of spaces only is refused', async () => {
     const another = await rootPost(u.author, 'public');
-    const { data } = await u.commenter.sdk.from('comments').insert({ post_id: another, body: ' padded ' }).select('body').single();
+    const { data } = await u.commenter.sdk.from('comments').insert({ post_id: another, body: ' padded ' }).select(
+      'body',
+    ).single();
     expect(data).toEqual({ body: 'padded' });
     const blank = await u.commenter.sdk.from('comments').insert({ post_id: another, body: '  ' });
     expect(refusal(blank)).toEqual({ status: 400, code: '23514', hint: null });
@@ -84,13 +99,22 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
 
   it('insert: a reply goes under a visible comment of the same post', async () => {
     const parent = await commentBy('commenter');
-    const { data } = await u.outsider.sdk.from('comments').insert({ post_id: post, parent_id: parent, body: 'a reply' }).select('parent_id');
+    const { data } = await u.outsider.sdk.from('comments').insert({ post_id: post, parent_id: parent, body: 'a reply' })
+      .select('parent_id');
     expect(data).toEqual([{ parent_id: parent }]);
     const otherPost = await rootPost(u.outsider, 'public');
-    const crossed = await u.outsider.sdk.from('comments').insert({ post_id: otherPost, parent_id: parent, body: 'elsewhere' });
+    const crossed = await u.outsider.sdk.from('comments').insert({
+      post_id: otherPost,
+      parent_id: parent,
+      body: 'elsewhere',
+    });
     expect(refusal(crossed)).toEqual({ status: 409, code: '23503', hint: null }); // the reply's (parent, post) key
     // The author blocked the writer of this comment, so cannot see it, nor reply to it.
-    const hiddenParent = await u.author.sdk.from('comments').insert({ post_id: post, parent_id: await commentBy('blocked'), body: 're' });
+    const hiddenParent = await u.author.sdk.from('comments').insert({
+      post_id: post,
+      parent_id: await commentBy('blocked'),
+      body: 're',
+    });
     expect(refusal(hiddenParent)).toEqual({ status: 403, code: '42501', hint: null });
   });
 

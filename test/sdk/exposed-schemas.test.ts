@@ -45,7 +45,9 @@ describe.skipIf(!authIsRunning)('what supabase-js can reach', () => {
     for (const client of [anonSdk(), user.sdk]) {
       for (const schema of ['private', 'moderation', 'auth', 'storage'] as const) {
         // The client is typed for public only: the other schemas are spelled as a client of any schema would.
-        const result = await (client as unknown as { schema(name: string): { from(table: string): { select(): PromiseLike<never> } } })
+        const result = await (client as unknown as {
+          schema(name: string): { from(table: string): { select(): PromiseLike<never> } };
+        })
           .schema(schema).from('admins').select();
         expect([schema, refusal(result)]).toEqual([schema, { status: 406, code: 'PGRST106', hint: null }]);
       }

@@ -13,8 +13,11 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
 
   beforeAll(async () => {
     const labels = ['pub', 'fan', 'privFan', 'requester', 'stranger', 'blocker', 'blocked', 'admin', 'banned'];
-    const made = await Promise.all([...labels.map((label) => sdkUser(label)), sdkUser('priv', { isPrivate: true }),
-      sdkUser('bannedPriv', { isPrivate: true })]);
+    const made = await Promise.all([
+      ...labels.map((label) => sdkUser(label)),
+      sdkUser('priv', { isPrivate: true }),
+      sdkUser('bannedPriv', { isPrivate: true }),
+    ]);
     labels.forEach((label, i) => (u[label] = made[i]));
     [u.priv, u.bannedPriv] = made.slice(labels.length);
     names = Object.fromEntries(Object.entries(u).map(([label, user]) => [user.id, label]));
@@ -40,7 +43,9 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
 
   async function readers(followee: SdkUser): Promise<Record<string, string[]>> {
     const seen: Record<string, string[]> = { anon: await followersOf(anonSdk(), followee) };
-    for (const name of ['pub', 'priv', 'fan', 'privFan', 'requester', 'stranger', 'blocker', 'blocked', 'banned', 'admin']) {
+    for (
+      const name of ['pub', 'priv', 'fan', 'privFan', 'requester', 'stranger', 'blocker', 'blocked', 'banned', 'admin']
+    ) {
       seen[name] = await followersOf(u[name].sdk, followee);
     }
     return seen;
@@ -48,18 +53,29 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
 
   it("select: a public account's follows, less the private follower's (its list is for its followers) and the banned one's", async () => {
     expect(await readers(u.pub)).toEqual({
-      anon: ['fan'], stranger: ['fan'], fan: ['fan'], requester: ['fan'], banned: ['fan'],
+      anon: ['fan'],
+      stranger: ['fan'],
+      fan: ['fan'],
+      requester: ['fan'],
+      banned: ['fan'],
       pub: ['fan', 'priv'], // a party reads its rows
       priv: ['fan', 'priv'],
       privFan: ['fan', 'priv'], // follows priv, so may see priv's lists
-      blocker: [], blocked: [],
+      blocker: [],
+      blocked: [],
       admin: ['banned', 'fan', 'priv'],
     });
   });
 
   it("select: a private account's follows are for its followers; its requests for the parties", async () => {
     expect(await readers(u.priv)).toEqual({
-      anon: [], stranger: [], fan: [], blocker: [], blocked: [], banned: [], pub: [],
+      anon: [],
+      stranger: [],
+      fan: [],
+      blocker: [],
+      blocked: [],
+      banned: [],
+      pub: [],
       requester: ['requester'], // its own pending request
       privFan: ['privFan'], // an accepted follower sees the accepted follows, not the requests
       priv: ['privFan', 'requester'],
@@ -67,7 +83,7 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
     });
   });
 
-  it('insert: one follows as oneself; the status is the database\'s: accepted for a public account, pending for a private one', async () => {
+  it("insert: one follows as oneself; the status is the database's: accepted for a public account, pending for a private one", async () => {
     const follows = await u.stranger.sdk.from('follows').insert({ followee_id: u.pub.id }).select().single();
     expect(follows.error).toBeNull();
     expect(follows.data).toMatchObject({ follower_id: u.stranger.id, followee_id: u.pub.id, status: 'accepted' });
@@ -76,7 +92,10 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
 
     const forgedStatus = await u.fan.sdk.from('follows').insert({ followee_id: u.priv.id, status: 'accepted' });
     expect(refusal(forgedStatus)).toEqual({ status: 403, code: '42501', hint: null });
-    const forgedFollower = await u.fan.sdk.from('follows').insert({ follower_id: u.stranger.id, followee_id: u.privFan.id });
+    const forgedFollower = await u.fan.sdk.from('follows').insert({
+      follower_id: u.stranger.id,
+      followee_id: u.privFan.id,
+    });
     expect(refusal(forgedFollower)).toEqual({ status: 403, code: '42501', hint: null });
     const self = await u.fan.sdk.from('follows').insert({ followee_id: u.fan.id });
     expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'cannot_follow_self' });
@@ -96,7 +115,10 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
 
   it('update: the followee accepts a pending request; the requester, others, an admin and a banned followee change 0 rows', async () => {
     const request = (client: Sdk, followee: SdkUser) =>
-      client.from('follows').update({ status: 'accepted' }).eq('follower_id', u.requester.id).eq('followee_id', followee.id).select('status');
+      client.from('follows').update({ status: 'accepted' }).eq('follower_id', u.requester.id).eq(
+        'followee_id',
+        followee.id,
+      ).select('status');
     for (const name of ['requester', 'stranger', 'admin', 'privFan']) {
       const { data, error } = await request(u[name].sdk, u.priv);
       expect([name, error, data]).toEqual([name, null, []]);
@@ -115,7 +137,8 @@ describe.skipIf(!authIsRunning)('follows through supabase-js', () => {
     const removed = await sdkUser('removed');
     await rootFollow(follower, u.pub);
     await rootFollow(removed, u.pub);
-    const end = (client: Sdk, who: SdkUser) => client.from('follows').delete().eq('follower_id', who.id).eq('followee_id', u.pub.id).select('follower_id');
+    const end = (client: Sdk, who: SdkUser) =>
+      client.from('follows').delete().eq('follower_id', who.id).eq('followee_id', u.pub.id).select('follower_id');
     for (const name of ['stranger', 'admin', 'fan']) {
       const { data, error } = await end(u[name].sdk, follower);
       expect([name, error, data]).toEqual([name, null, []]);

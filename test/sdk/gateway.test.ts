@@ -24,7 +24,15 @@ function raw(method: string, path: string): Promise<{ status: number; type: stri
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, type: String(response.headers['content-type']), body: JSON.parse(text) }));
+      response.on(
+        'end',
+        () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            type: String(response.headers['content-type']),
+            body: JSON.parse(text),
+          }),
+      );
     });
     sent.on('error', reject);
     sent.end();
@@ -42,16 +50,21 @@ function bytes(head: string): Promise<{ status: number; type: string; body: Answ
     socket.on('close', () => {
       const [header, body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
       const type = /^content-type: *(.*)$/im.exec(header)?.[1] ?? '';
-      resolve({ status: Number(header.split(' ')[1]), type, body: type.startsWith('application/json') ? JSON.parse(body) : { code: body } });
+      resolve({
+        status: Number(header.split(' ')[1]),
+        type,
+        body: type.startsWith('application/json') ? JSON.parse(body) : { code: body },
+      });
     });
   });
 }
 
 /** A GET of `path` with `headers` (lines "Name: value\r\n"), each string's characters taken as bytes (HTTP/1.0: no chunks). */
-const getBytes = (path: string, headers = '') => bytes(`GET ${path} HTTP/1.0\r\nHost: ${new URL(stack.apiUrl).host}\r\napikey: ${stack.anonKey}\r\n${headers}`);
+const getBytes = (path: string, headers = '') =>
+  bytes(`GET ${path} HTTP/1.0\r\nHost: ${new URL(stack.apiUrl).host}\r\napikey: ${stack.anonKey}\r\n${headers}`);
 
 describe('the gateway', () => {
-  it('refuses /rest/v1 without an API key, or with one that is not the project\'s', async () => {
+  it("refuses /rest/v1 without an API key, or with one that is not the project's", async () => {
     const none = await get(`${rest}/profiles?select=username&limit=1`);
     expect(none.status).toBe(401);
     expect(none.body.error?.code).toBe('no_api_key');
@@ -90,7 +103,13 @@ describe('the gateway', () => {
     ];
     for (const [method, path, status, code] of cases) {
       const answer = await raw(method, path);
-      expect([method, path, answer.status, answer.type, answer.body.error?.code]).toEqual([method, path, status, 'application/json', code]);
+      expect([method, path, answer.status, answer.type, answer.body.error?.code]).toEqual([
+        method,
+        path,
+        status,
+        'application/json',
+        code,
+      ]);
     }
     // The same paths written plainly are served.
     expect((await raw('GET', '/functions/v1/api/health')).body).toHaveProperty('status');
@@ -111,7 +130,13 @@ describe('the gateway', () => {
     ];
     for (const [path, headers] of notUtf8) {
       const answer = await getBytes(path, headers);
-      expect([path, headers, answer.status, answer.type, answer.body.error?.code]).toEqual([path, headers, 400, 'application/json', 'invalid_encoding']);
+      expect([path, headers, answer.status, answer.type, answer.body.error?.code]).toEqual([
+        path,
+        headers,
+        400,
+        'application/json',
+        'invalid_encoding',
+      ]);
     }
     // The same requests in UTF-8 reach the service: é encoded, é sent as its two bytes, a % that escapes nothing.
     const utf8: Array<[string, string, number]> = [

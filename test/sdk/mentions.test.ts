@@ -20,8 +20,10 @@ describe.skipIf(!authIsRunning)('mentions through supabase-js', () => {
     const text = `with @${u.plain.username}, @${u.shunned.username.toUpperCase()} and @${u.banned.username}`;
     const written = await u.author.sdk.from('posts').insert({ body: text }).select('id').single();
     post = written.data!.id;
-    secretPost = (await u.author.sdk.from('posts').insert({ body: text, privacy: 'private' }).select('id').single()).data!.id;
-    comment = (await u.author.sdk.from('comments').insert({ post_id: post, body: text }).select('id').single()).data!.id;
+    secretPost =
+      (await u.author.sdk.from('posts').insert({ body: text, privacy: 'private' }).select('id').single()).data!.id;
+    comment =
+      (await u.author.sdk.from('comments').insert({ post_id: post, body: text }).select('id').single()).data!.id;
     await rootBlock(u.reader, u.shunned);
     await rootBlock(u.blocker, u.author);
     await banDirectly(u.banned);
@@ -37,7 +39,9 @@ describe.skipIf(!authIsRunning)('mentions through supabase-js', () => {
 
   async function readers(table: 'post_mentions' | 'comment_mentions', id: string): Promise<Record<string, string[]>> {
     const seen: Record<string, string[]> = { anon: await mentioned(anonSdk(), table, id) };
-    for (const name of ['author', 'plain', 'reader', 'blocker', 'banned', 'admin']) seen[name] = await mentioned(u[name].sdk, table, id);
+    for (const name of ['author', 'plain', 'reader', 'blocker', 'banned', 'admin']) {
+      seen[name] = await mentioned(u[name].sdk, table, id);
+    }
     return seen;
   }
 
@@ -69,7 +73,10 @@ describe.skipIf(!authIsRunning)('mentions through supabase-js', () => {
   it('nobody writes mentions directly, not even the author of the text', async () => {
     const intoPost = await u.author.sdk.from('post_mentions').insert({ post_id: post, user_id: u.reader.id });
     expect(refusal(intoPost)).toEqual({ status: 403, code: '42501', hint: null });
-    const intoComment = await u.author.sdk.from('comment_mentions').insert({ comment_id: comment, user_id: u.reader.id });
+    const intoComment = await u.author.sdk.from('comment_mentions').insert({
+      comment_id: comment,
+      user_id: u.reader.id,
+    });
     expect(refusal(intoComment)).toEqual({ status: 403, code: '42501', hint: null });
     const removed = await u.author.sdk.from('post_mentions').delete().eq('post_id', post);
     expect(refusal(removed)).toEqual({ status: 403, code: '42501', hint: null });

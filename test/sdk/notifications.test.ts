@@ -33,7 +33,9 @@ describe.skipIf(!authIsRunning)('notifications through supabase-js', () => {
     expect(ids).toHaveLength(3); // the follow, and both likes
     const seen: Record<string, string[]> = {};
     for (const name of ['recipient', 'actor', 'stranger', 'admin']) {
-      const { data, error } = await u[name].sdk.from('notifications').select('kind, actor_id').in('id', ids).order('kind');
+      const { data, error } = await u[name].sdk.from('notifications').select('kind, actor_id').in('id', ids).order(
+        'kind',
+      );
       expect(error).toBeNull();
       seen[name] = data!.map((row) => `${row.kind} by ${names[row.actor_id]}`);
     }
@@ -42,7 +44,7 @@ describe.skipIf(!authIsRunning)('notifications through supabase-js', () => {
     expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });
 
-  it('select: a banned recipient\'s live session reads none of its own', async () => {
+  it("select: a banned recipient's live session reads none of its own", async () => {
     const ids = await notificationsOf(u.banned);
     expect(ids).toHaveLength(1);
     const { data, error } = await u.banned.sdk.from('notifications').select('id').in('id', ids);
@@ -53,24 +55,39 @@ describe.skipIf(!authIsRunning)('notifications through supabase-js', () => {
   it('update: the recipient marks theirs read; others change 0 rows, and read_at is the only writable column', async () => {
     const ids = await notificationsOf(u.recipient);
     for (const name of ['actor', 'stranger', 'admin']) {
-      const { data, error } = await u[name].sdk.from('notifications').update({ read_at: new Date().toISOString() }).in('id', ids).select('id');
+      const { data, error } = await u[name].sdk.from('notifications').update({ read_at: new Date().toISOString() }).in(
+        'id',
+        ids,
+      ).select('id');
       expect([name, error, data]).toEqual([name, null, []]);
     }
-    const banned = await u.banned.sdk.from('notifications').update({ read_at: new Date().toISOString() }).in('id', await notificationsOf(u.banned)).select('id');
+    const banned = await u.banned.sdk.from('notifications').update({ read_at: new Date().toISOString() }).in(
+      'id',
+      await notificationsOf(u.banned),
+    ).select('id');
     expect(banned.data).toEqual([]);
     const anon = await anonSdk().from('notifications').update({ read_at: new Date().toISOString() }).in('id', ids);
     expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const kind = await u.recipient.sdk.from('notifications').update({ kind: 'mention' }).in('id', ids);
     expect(refusal(kind)).toEqual({ status: 403, code: '42501', hint: null });
 
-    const { data } = await u.recipient.sdk.from('notifications').update({ read_at: new Date().toISOString() }).in('id', ids).select('id');
+    const { data } = await u.recipient.sdk.from('notifications').update({ read_at: new Date().toISOString() }).in(
+      'id',
+      ids,
+    ).select('id');
     expect(data).toHaveLength(2); // the blocked actor's stays out of reach, unread
-    const unread = await asRoot`select actor_id from public.notifications where id in ${asRoot(ids)} and read_at is null`;
+    const unread = await asRoot`select actor_id from public.notifications where id in ${
+      asRoot(ids)
+    } and read_at is null`;
     expect(unread.map((row) => names[row.actor_id])).toEqual(['blockedActor']);
   });
 
   it('insert and delete: no client writes or removes a notification', async () => {
-    const insert = await u.actor.sdk.from('notifications').insert({ recipient_id: u.recipient.id, actor_id: u.actor.id, kind: 'follow' });
+    const insert = await u.actor.sdk.from('notifications').insert({
+      recipient_id: u.recipient.id,
+      actor_id: u.actor.id,
+      kind: 'follow',
+    });
     expect(refusal(insert)).toEqual({ status: 403, code: '42501', hint: null });
     const remove = await u.recipient.sdk.from('notifications').delete().in('id', await notificationsOf(u.recipient));
     expect(refusal(remove)).toEqual({ status: 403, code: '42501', hint: null });

@@ -31,7 +31,9 @@ describe.skipIf(!authIsRunning)('post likes through supabase-js', () => {
 
   it('select: each reader sees the likes by accounts they may see, on a post they may see', async () => {
     const seen: Record<string, string[]> = { anon: await likers(anonSdk()) };
-    for (const name of ['author', 'liker', 'blocked', 'blocker', 'banned', 'admin']) seen[name] = await likers(u[name].sdk);
+    for (const name of ['author', 'liker', 'blocked', 'blocker', 'banned', 'admin']) {
+      seen[name] = await likers(u[name].sdk);
+    }
     expect(seen).toEqual({
       anon: ['blocked', 'liker'],
       author: ['liker'], // not the account they blocked, nor the banned one
@@ -73,25 +75,39 @@ describe.skipIf(!authIsRunning)('post likes through supabase-js', () => {
 
   it('upsert with ignoreDuplicates is an idempotent like; a merging upsert is refused (likes are never updated)', async () => {
     const other = await rootPost(u.author, 'public');
-    const like = () => u.liker.sdk.from('post_likes').upsert({ post_id: other }, { onConflict: 'post_id,user_id', ignoreDuplicates: true }).select('user_id');
+    const like = () =>
+      u.liker.sdk.from('post_likes').upsert({ post_id: other }, {
+        onConflict: 'post_id,user_id',
+        ignoreDuplicates: true,
+      }).select('user_id');
     expect((await like()).data).toEqual([{ user_id: u.liker.id }]);
     expect((await like()).data).toEqual([]); // already liked: nothing inserted, no error
     const merge = await u.liker.sdk.from('post_likes').upsert({ post_id: other }, { onConflict: 'post_id,user_id' });
     expect(refusal(merge)).toEqual({ status: 403, code: '42501', hint: null });
-    const hidden = await u.blocked.sdk.from('post_likes').upsert({ post_id: other }, { onConflict: 'post_id,user_id', ignoreDuplicates: true });
+    const hidden = await u.blocked.sdk.from('post_likes').upsert({ post_id: other }, {
+      onConflict: 'post_id,user_id',
+      ignoreDuplicates: true,
+    });
     expect(refusal(hidden)).toEqual({ status: 403, code: '42501', hint: null });
   });
 
   it('delete: only the liker takes a like back; the author, an admin and the banned liker delete 0 rows', async () => {
     for (const name of ['author', 'admin', 'fresh']) {
-      const { data, error } = await u[name].sdk.from('post_likes').delete().eq('post_id', post).eq('user_id', u.liker.id).select();
+      const { data, error } = await u[name].sdk.from('post_likes').delete().eq('post_id', post).eq(
+        'user_id',
+        u.liker.id,
+      ).select();
       expect([name, error, data]).toEqual([name, null, []]);
     }
-    const banned = await u.banned.sdk.from('post_likes').delete().eq('post_id', post).eq('user_id', u.banned.id).select();
+    const banned = await u.banned.sdk.from('post_likes').delete().eq('post_id', post).eq('user_id', u.banned.id)
+      .select();
     expect(banned.data).toEqual([]);
-    const { data } = await u.liker.sdk.from('post_likes').delete().eq('post_id', post).eq('user_id', u.liker.id).select('user_id');
+    const { data } = await u.liker.sdk.from('post_likes').delete().eq('post_id', post).eq('user_id', u.liker.id).select(
+      'user_id',
+    );
     expect(data).toEqual([{ user_id: u.liker.id }]);
-    const left = await asRoot`select user_id from public.post_likes where post_id = ${post} and user_id in (${u.liker.id}, ${u.banned.id})`;
+    const left =
+      await asRoot`select user_id from public.post_likes where post_id = ${post} and user_id in (${u.liker.id}, ${u.banned.id})`;
     expect(left.map((row) => row.user_id)).toEqual([u.banned.id]);
   });
 });

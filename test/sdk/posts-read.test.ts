@@ -4,11 +4,27 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { banDirectly, makeAdmin } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import {
-  anonSdk, type Privacy, rootBlock, rootCloseFriend, rootFollow, rootPost, type Sdk, type SdkUser, sdkUser,
+  anonSdk,
+  type Privacy,
+  rootBlock,
+  rootCloseFriend,
+  rootFollow,
+  rootPost,
+  type Sdk,
+  type SdkUser,
+  sdkUser,
 } from '../helpers/sdk.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
-type PostKey = 'pubPublic' | 'pubClose' | 'pubPrivate' | 'pubBanned' | 'privPublic' | 'privClose' | 'privPrivate' | 'bannedOwn';
+type PostKey =
+  | 'pubPublic'
+  | 'pubClose'
+  | 'pubPrivate'
+  | 'pubBanned'
+  | 'privPublic'
+  | 'privClose'
+  | 'privPrivate'
+  | 'bannedOwn';
 
 describe.skipIf(!authIsRunning)('reading posts through supabase-js', () => {
   const u = {} as Record<string, SdkUser>;
@@ -24,7 +40,9 @@ describe.skipIf(!authIsRunning)('reading posts through supabase-js', () => {
     for (const reader of [u.follower, u.closeFriend, u.banned]) await rootFollow(reader, u.priv);
     await rootFollow(u.closeFriend, u.pub);
     await asRoot`insert into public.follows (follower_id, followee_id) values (${u.requester.id}, ${u.priv.id})`; // pending
-    for (const [owner, friend] of [[u.pub, u.closeFriend], [u.priv, u.closeFriend], [u.pub, u.banned], [u.priv, u.banned]]) {
+    for (
+      const [owner, friend] of [[u.pub, u.closeFriend], [u.priv, u.closeFriend], [u.pub, u.banned], [u.priv, u.banned]]
+    ) {
       await rootCloseFriend(owner, friend);
     }
     await rootBlock(u.blocker, u.pub);
@@ -32,7 +50,11 @@ describe.skipIf(!authIsRunning)('reading posts through supabase-js', () => {
     await rootBlock(u.pub, u.blocked);
     await rootBlock(u.priv, u.blocked);
 
-    const write = async (key: PostKey, author: SdkUser, privacy: Privacy) => (posts[key] = await rootPost(author, privacy, key));
+    const write = async (
+      key: PostKey,
+      author: SdkUser,
+      privacy: Privacy,
+    ) => (posts[key] = await rootPost(author, privacy, key));
     await write('pubPublic', u.pub, 'public');
     await write('pubClose', u.pub, 'close_friends');
     await write('pubPrivate', u.pub, 'private');

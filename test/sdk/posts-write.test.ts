@@ -46,7 +46,13 @@ describe.skipIf(!authIsRunning)('writing posts through supabase-js', () => {
       .insert({ body: 'my day', privacy: 'close_friends', emotion: 70 }).select().single();
     expect(error).toBeNull();
     expect(status).toBe(201);
-    expect(data).toMatchObject({ author_id: author.id, body: 'my day', privacy: 'close_friends', emotion: 70, edited_at: null });
+    expect(data).toMatchObject({
+      author_id: author.id,
+      body: 'my day',
+      privacy: 'close_friends',
+      emotion: 70,
+      edited_at: null,
+    });
     expect(data!.day).toBe(new Date().toISOString().slice(0, 10)); // the author's time zone is UTC
 
     const anon = await anonSdk().from('posts').insert({ body: 'anon day' });
@@ -63,22 +69,31 @@ describe.skipIf(!authIsRunning)('writing posts through supabase-js', () => {
     }
     const empty = await author.sdk.from('posts').insert({ body: '' });
     expect(refusal(empty)).toEqual({ status: 400, code: '23514', hint: null });
-    const [{ count }] = await asRoot`select count(*)::int as count from public.posts where author_id = ${author.id} and body in ('forged', '')`;
+    const [{ count }] =
+      await asRoot`select count(*)::int as count from public.posts where author_id = ${author.id} and body in ('forged', '')`;
     expect(count).toBe(0);
   });
 
   it('update: only the author edits (edited_at is stamped); a stranger, an admin, either side of a block and the banned change 0 rows', async () => {
     const post = await rootPost(author, 'public', 'first draft');
-    const others = [['stranger', stranger.sdk], ['admin', admin.sdk], ['blocker', blocker.sdk], ['blocked', blocked.sdk], ['banned', banned.sdk]] as const;
+    const others = [['stranger', stranger.sdk], ['admin', admin.sdk], ['blocker', blocker.sdk], [
+      'blocked',
+      blocked.sdk,
+    ], ['banned', banned.sdk]] as const;
     for (const [name, client] of others) {
-      const { data, error } = await client.from('posts').update({ body: `edited by ${name}` }).eq('id', post).select('id');
+      const { data, error } = await client.from('posts').update({ body: `edited by ${name}` }).eq('id', post).select(
+        'id',
+      );
       expect([name, error, data]).toEqual([name, null, []]);
     }
-    const ownOld = await banned.sdk.from('posts').update({ body: 'rewritten after the ban' }).eq('id', bannedPost).select('id');
+    const ownOld = await banned.sdk.from('posts').update({ body: 'rewritten after the ban' }).eq('id', bannedPost)
+      .select('id');
     expect(ownOld.data).toEqual([]);
     expect(await bodyOf(bannedPost)).toBe('written before the ban');
 
-    const { data } = await author.sdk.from('posts').update({ body: 'second draft' }).eq('id', post).select('body, edited_at').single();
+    const { data } = await author.sdk.from('posts').update({ body: 'second draft' }).eq('id', post).select(
+      'body, edited_at',
+    ).single();
     expect(data?.body).toBe('second draft');
     expect(data?.edited_at).not.toBeNull();
   });
@@ -95,7 +110,12 @@ describe.skipIf(!authIsRunning)('writing posts through supabase-js', () => {
 
   it('delete: the author deletes; others, and admins for a post that is not banned, delete 0 rows', async () => {
     const post = await rootPost(author, 'public', 'to delete');
-    for (const [name, client] of [['stranger', stranger.sdk], ['admin', admin.sdk], ['blocker', blocker.sdk], ['blocked', blocked.sdk]] as const) {
+    for (
+      const [name, client] of [['stranger', stranger.sdk], ['admin', admin.sdk], ['blocker', blocker.sdk], [
+        'blocked',
+        blocked.sdk,
+      ]] as const
+    ) {
       const { data, error } = await client.from('posts').delete().eq('id', post).select('id');
       expect([name, error, data]).toEqual([name, null, []]);
     }

@@ -44,8 +44,12 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
     const seen: Record<string, boolean> = {};
     for (const [name, client] of Object.entries(clients())) seen[name] = await sees(client, owner.id);
     expect(seen).toEqual({
-      anon: true, owner: true, stranger: true, admin: true,
-      blocker: false, blocked: false,
+      anon: true,
+      owner: true,
+      stranger: true,
+      admin: true,
+      blocker: false,
+      blocked: false,
       banned: true, // its ended session reads as anon does
     });
   });
@@ -54,20 +58,32 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
     const seen: Record<string, boolean> = {};
     for (const [name, client] of Object.entries(clients())) seen[name] = await sees(client, banned.id);
     expect(seen).toEqual({
-      anon: false, owner: false, stranger: false, blocker: false, blocked: false, banned: false, admin: true,
+      anon: false,
+      owner: false,
+      stranger: false,
+      blocker: false,
+      blocked: false,
+      banned: false,
+      admin: true,
     });
   });
 
   it('update: the owner edits their bio; a stranger, an admin, either side of a block and the banned change 0 rows', async () => {
     for (const [name, client] of Object.entries(clients())) {
       if (name === 'owner' || name === 'anon') continue;
-      const { data, error } = await client.from('profiles').update({ bio: `set by ${name}` }).eq('id', owner.id).select('id');
+      const { data, error } = await client.from('profiles').update({ bio: `set by ${name}` }).eq('id', owner.id).select(
+        'id',
+      );
       expect([name, error, data]).toEqual([name, null, []]);
     }
-    const { data: own } = await banned.sdk.from('profiles').update({ bio: 'still here?' }).eq('id', banned.id).select('id');
+    const { data: own } = await banned.sdk.from('profiles').update({ bio: 'still here?' }).eq('id', banned.id).select(
+      'id',
+    );
     expect(own).toEqual([]);
 
-    const { data, error } = await owner.sdk.from('profiles').update({ bio: 'mine' }).eq('id', owner.id).select('id, bio').single();
+    const { data, error } = await owner.sdk.from('profiles').update({ bio: 'mine' }).eq('id', owner.id).select(
+      'id, bio',
+    ).single();
     expect(error).toBeNull();
     expect(data).toEqual({ id: owner.id, bio: 'mine' });
     const [row] = await asRoot`select bio from public.profiles where id = ${owner.id}`;
@@ -85,7 +101,9 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
     expect(refusal(counter)).toEqual({ status: 403, code: 'PT403', hint: 'counter_is_derived' });
     const anon = await anonSdk().from('profiles').update({ bio: 'anon' }).eq('id', owner.id);
     expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
-    const allowed = await owner.sdk.from('profiles').update({ display_name: 'Owner' }).eq('id', owner.id).select('display_name');
+    const allowed = await owner.sdk.from('profiles').update({ display_name: 'Owner' }).eq('id', owner.id).select(
+      'display_name',
+    );
     expect(allowed.data).toEqual([{ display_name: 'Owner' }]);
   });
 
@@ -102,12 +120,16 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
   it('update: a username edit meets the same rules as registration', async () => {
     const reserved = await owner.sdk.from('profiles').update({ username: 'admin' }).eq('id', owner.id);
     expect(refusal(reserved)).toEqual({ status: 400, code: 'PT400', hint: 'username_reserved' });
-    const taken = await owner.sdk.from('profiles').update({ username: stranger.username.toUpperCase() }).eq('id', owner.id);
+    const taken = await owner.sdk.from('profiles').update({ username: stranger.username.toUpperCase() }).eq(
+      'id',
+      owner.id,
+    );
     expect(refusal(taken)).toEqual({ status: 409, code: 'PT409', hint: 'username_taken' });
     const malformed = await owner.sdk.from('profiles').update({ username: 'no spaces!' }).eq('id', owner.id);
     expect(refusal(malformed)).toEqual({ status: 400, code: '23514', hint: null });
     const renamed = `${owner.username.slice(0, 26)}_new`;
-    const { data } = await owner.sdk.from('profiles').update({ username: renamed.toUpperCase() }).eq('id', owner.id).select('username');
+    const { data } = await owner.sdk.from('profiles').update({ username: renamed.toUpperCase() }).eq('id', owner.id)
+      .select('username');
     expect(data).toEqual([{ username: renamed }]);
   });
 });

@@ -13,7 +13,9 @@ describe.skipIf(!authIsRunning)('embedding through supabase-js', () => {
   let post: string;
 
   beforeAll(async () => {
-    [author, fan, shunned, blocker] = await Promise.all(['author', 'fan', 'shunned', 'blocker'].map((label) => sdkUser(label)));
+    [author, fan, shunned, blocker] = await Promise.all(
+      ['author', 'fan', 'shunned', 'blocker'].map((label) => sdkUser(label)),
+    );
     post = await rootPost(author, 'public', 'embedded');
     await rootComment(post, fan, 'by fan');
     await rootComment(post, shunned, 'by shunned');
@@ -28,7 +30,10 @@ describe.skipIf(!authIsRunning)('embedding through supabase-js', () => {
     expect(error).toBeNull();
     expect(data).toEqual({ id: post, body: 'embedded', author: { username: author.username, display_name: '' } });
     // Across a block the post itself is not there to embed from.
-    const hidden = await blocker.sdk.from('posts').select('id, author:profiles!posts_author_id_fkey(username)').eq('id', post);
+    const hidden = await blocker.sdk.from('posts').select('id, author:profiles!posts_author_id_fkey(username)').eq(
+      'id',
+      post,
+    );
     expect(hidden.data).toEqual([]);
   });
 
@@ -38,9 +43,10 @@ describe.skipIf(!authIsRunning)('embedding through supabase-js', () => {
     expect(JSON.stringify(result.error?.details)).toContain('posts_author_id_fkey');
   });
 
-  it("embedded comments and likers (through post_likes) leave out what the reader may not see", async () => {
-    const query = (client: SdkUser['sdk']) => client.from('posts')
-      .select('id, comments(body), likers:profiles!post_likes(username)').eq('id', post).single();
+  it('embedded comments and likers (through post_likes) leave out what the reader may not see', async () => {
+    const query = (client: SdkUser['sdk']) =>
+      client.from('posts')
+        .select('id, comments(body), likers:profiles!post_likes(username)').eq('id', post).single();
     const byAnon = await query(anonSdk());
     expect(byAnon.error).toBeNull();
     expect(byAnon.data!.comments.map((c) => c.body).sort()).toEqual(['by fan', 'by shunned']);
@@ -53,8 +59,10 @@ describe.skipIf(!authIsRunning)('embedding through supabase-js', () => {
   it('!inner turns the embedded author into a filter on the posts', async () => {
     await rootPost(author, 'public', 'second');
     await rootPost(fan, 'public', 'not by author');
-    const query = (client: SdkUser['sdk']) => client.from('posts')
-      .select('body, author:profiles!posts_author_id_fkey!inner(username)').eq('author.username', author.username).order('body');
+    const query = (client: SdkUser['sdk']) =>
+      client.from('posts')
+        .select('body, author:profiles!posts_author_id_fkey!inner(username)').eq('author.username', author.username)
+        .order('body');
     const { data, error } = await query(fan.sdk);
     expect(error).toBeNull();
     expect(data).toEqual([

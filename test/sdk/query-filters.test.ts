@@ -20,19 +20,21 @@ describe.skipIf(!authIsRunning)('filters through supabase-js', () => {
 
   const bodies = (rows: { body: string }[] | null) => (rows ?? []).map((row) => row.body).sort();
 
-  it('ilike and textSearch find the reader\'s visible posts only', async () => {
+  it("ilike and textSearch find the reader's visible posts only", async () => {
     const like = (client: Sdk) => client.from('posts').select('body').ilike('body', `%${needle.toUpperCase()}%`);
     expect(bodies((await like(author.sdk)).data)).toEqual([`a secret ${needle}`, `an open ${needle}`]);
     expect(bodies((await like(reader.sdk)).data)).toEqual([`an open ${needle}`]);
-    const words = (client: Sdk) => client.from('posts').select('body').textSearch('body_search', `secret & ${needle}`, { config: 'simple' });
+    const words = (client: Sdk) =>
+      client.from('posts').select('body').textSearch('body_search', `secret & ${needle}`, { config: 'simple' });
     expect(bodies((await words(author.sdk)).data)).toEqual([`a secret ${needle}`]);
     const hidden = await words(anonSdk());
     expect([hidden.error, hidden.data]).toEqual([null, []]);
   });
 
   it('or, in, is and neq combine as PostgREST reads them, still within what the reader may see', async () => {
-    const query = (client: Sdk) => client.from('posts').select('body').in('id', [open, secret])
-      .or('privacy.eq.private,emotion.gt.50').is('edited_at', null).neq('body', '');
+    const query = (client: Sdk) =>
+      client.from('posts').select('body').in('id', [open, secret])
+        .or('privacy.eq.private,emotion.gt.50').is('edited_at', null).neq('body', '');
     expect(bodies((await query(author.sdk)).data)).toEqual([`a secret ${needle}`]);
     expect((await query(reader.sdk)).data).toEqual([]);
   });

@@ -43,8 +43,11 @@ describe.skipIf(!authIsRunning)('paging and counting through supabase-js', () =>
     expect([blocked.count, blocked.data]).toEqual([0, []]);
   });
 
-  it("head: true counts without the rows; a table the caller may not read is refused, not counted", async () => {
-    const { data, count, error } = await reader.sdk.from('posts').select('*', { count: 'exact', head: true }).eq('author_id', author.id);
+  it('head: true counts without the rows; a table the caller may not read is refused, not counted', async () => {
+    const { data, count, error } = await reader.sdk.from('posts').select('*', { count: 'exact', head: true }).eq(
+      'author_id',
+      author.id,
+    );
     expect([error, data, count]).toEqual([null, null, 5]);
     const anon = await anonSdk().from('reports').select('*', { count: 'exact', head: true });
     expect(anon.status).toBe(401); // a HEAD answer has no body: the status is all supabase-js gets
@@ -54,7 +57,10 @@ describe.skipIf(!authIsRunning)('paging and counting through supabase-js', () =>
   it('update and delete take a count too: 0 for rows the caller may not change, 1 for its own', async () => {
     const other = await reader.sdk.from('posts').update({ body: 'not mine' }, { count: 'exact' }).eq('id', written[0]);
     expect([other.error, other.count]).toEqual([null, 0]);
-    const own = await author.sdk.from('posts').update({ body: 'day 1, edited' }, { count: 'exact' }).eq('id', written[0]);
+    const own = await author.sdk.from('posts').update({ body: 'day 1, edited' }, { count: 'exact' }).eq(
+      'id',
+      written[0],
+    );
     expect([own.error, own.count]).toEqual([null, 1]);
     const removeOther = await reader.sdk.from('posts').delete({ count: 'exact' }).eq('id', written[0]);
     expect([removeOther.error, removeOther.count]).toEqual([null, 0]);

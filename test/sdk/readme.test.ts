@@ -32,7 +32,9 @@ describe.skipIf(!authIsRunning)('README: the supabase-js quick start', () => {
     // Other tests' posts come first on a shared stack: what counts is the shape, the page size and the count.
     expect(result.posts.length).toBeGreaterThan(0);
     expect(result.posts.length).toBeLessThanOrEqual(20);
-    for (const item of result.posts) expect(item.author).toEqual({ username: expect.any(String), display_name: expect.any(String) });
+    for (const item of result.posts) {
+      expect(item.author).toEqual({ username: expect.any(String), display_name: expect.any(String) });
+    }
     expect(result.count).toBeGreaterThanOrEqual(result.posts.length);
     const [row] = await asRoot`select author_id, body from public.posts where id = ${result.post.id}`;
     expect(row).toEqual({ author_id: ben.id, body: 'Hello from supabase-js' });

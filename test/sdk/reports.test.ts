@@ -29,31 +29,54 @@ describe.skipIf(!authIsRunning)('reports through supabase-js', () => {
 
   it('insert: one reports a visible user, post and comment as oneself, once each', async () => {
     const filer = await sdkUser('filer');
-    for (const target of [
-      { target_type: 'user' as const, target_user_id: u.target.id },
-      { target_type: 'post' as const, target_post_id: post },
-      { target_type: 'comment' as const, target_comment_id: comment },
-    ]) {
-      const { data, error } = await filer.sdk.from('reports').insert({ ...target, reason: 'not nice' }).select().single();
+    for (
+      const target of [
+        { target_type: 'user' as const, target_user_id: u.target.id },
+        { target_type: 'post' as const, target_post_id: post },
+        { target_type: 'comment' as const, target_comment_id: comment },
+      ]
+    ) {
+      const { data, error } = await filer.sdk.from('reports').insert({ ...target, reason: 'not nice' }).select()
+        .single();
       expect([target.target_type, error]).toEqual([target.target_type, null]);
       expect(data).toMatchObject({ ...target, reporter_id: filer.id, reason: 'not nice' });
     }
-    const again = await filer.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'again' });
+    const again = await filer.sdk.from('reports').insert({
+      target_type: 'post',
+      target_post_id: post,
+      reason: 'again',
+    });
     expect(refusal(again)).toEqual({ status: 409, code: '23505', hint: null });
   });
 
   it('insert: not of what one cannot see, not as another, not oneself, not banned, not anonymously', async () => {
     const secret = await rootPost(u.target, 'private');
-    const hidden = await u.stranger.sdk.from('reports').insert({ target_type: 'post', target_post_id: secret, reason: 'x' });
+    const hidden = await u.stranger.sdk.from('reports').insert({
+      target_type: 'post',
+      target_post_id: secret,
+      reason: 'x',
+    });
     expect(refusal(hidden)).toEqual({ status: 403, code: '42501', hint: null });
-    const acrossBlock = await u.blocker.sdk.from('reports').insert({ target_type: 'user', target_user_id: u.target.id, reason: 'x' });
+    const acrossBlock = await u.blocker.sdk.from('reports').insert({
+      target_type: 'user',
+      target_user_id: u.target.id,
+      reason: 'x',
+    });
     expect(refusal(acrossBlock)).toEqual({ status: 403, code: '42501', hint: null });
     const forged = await u.stranger.sdk.from('reports')
       .insert({ reporter_id: u.target.id, target_type: 'post', target_post_id: post, reason: 'x' });
     expect(refusal(forged)).toEqual({ status: 403, code: '42501', hint: null });
-    const self = await u.stranger.sdk.from('reports').insert({ target_type: 'user', target_user_id: u.stranger.id, reason: 'x' });
+    const self = await u.stranger.sdk.from('reports').insert({
+      target_type: 'user',
+      target_user_id: u.stranger.id,
+      reason: 'x',
+    });
     expect(refusal(self)).toEqual({ status: 400, code: 'PT400', hint: 'invalid_reason' });
-    const banned = await u.banned.sdk.from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });
+    const banned = await u.banned.sdk.from('reports').insert({
+      target_type: 'post',
+      target_post_id: post,
+      reason: 'x',
+    });
     expect(refusal(banned)).toEqual({ status: 403, code: '42501', hint: null });
     const anon = await anonSdk().from('reports').insert({ target_type: 'post', target_post_id: post, reason: 'x' });
     expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
@@ -66,7 +89,13 @@ describe.skipIf(!authIsRunning)('reports through supabase-js', () => {
       expect(error).toBeNull();
       seen[name] = data!.map((row) => (row.id === report ? 'report' : 'bannedReport')).sort();
     }
-    expect(seen).toEqual({ reporter: ['report'], target: [], stranger: [], banned: [], admin: ['bannedReport', 'report'] });
+    expect(seen).toEqual({
+      reporter: ['report'],
+      target: [],
+      stranger: [],
+      banned: [],
+      admin: ['bannedReport', 'report'],
+    });
     const anon = await anonSdk().from('reports').select('id');
     expect(refusal(anon)).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
   });

@@ -1,13 +1,22 @@
 // rpc() of the caller's own account and lists: me, update_profile, reset_profile_picture, check_registration,
 // feed, notifications, read_notifications, search. Each: one call allowed, one denied.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anonSdk, bannedSdkUser, refusal, rootBlock, rootFollow, rootPost, type SdkUser, sdkUser } from '../helpers/sdk.ts';
+import {
+  anonSdk,
+  bannedSdkUser,
+  refusal,
+  rootBlock,
+  rootFollow,
+  rootPost,
+  type SdkUser,
+  sdkUser,
+} from '../helpers/sdk.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 const unauthorized = { status: 401, code: 'PT401', hint: 'unauthorized' };
 const anonRefused = { status: 401, code: 'PT401', hint: 'unauthorized' };
 
-describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications and search', () => {
+describe.skipIf(!authIsRunning)("rpc: the caller's account, feed, notifications and search", () => {
   let user: SdkUser;
   let followed: SdkUser; // user follows them
   let blocker: SdkUser; // blocks user
@@ -23,7 +32,7 @@ describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications
   type Item = Record<string, unknown>;
   const items = (page: unknown) => (page as { items: Item[] }).items;
 
-  it('me: the caller\'s profile with their e-mail; anon is refused, a banned session unauthorized', async () => {
+  it("me: the caller's profile with their e-mail; anon is refused, a banned session unauthorized", async () => {
     const me = await user.sdk.rpc('me');
     expect(me.error).toBeNull();
     expect(me.data).toMatchObject({ id: user.id, username: user.username, email: user.email, following_count: 1 });
@@ -36,10 +45,18 @@ describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications
     const edited = await editor.sdk.rpc('update_profile', { p_changes: { bio: 'hello', time_zone: 'Europe/Paris' } });
     expect(edited.error).toBeNull();
     expect(edited.data).toMatchObject({ bio: 'hello', time_zone: 'Europe/Paris', email: editor.email });
-    for (const [changes, hint] of [
-      [{ username: 'support' }, 'username_reserved'], [{ time_zone: 'XYZ-167' }, 'invalid_time_zone'], [{ banned: false }, 'invalid_changes'],
-    ] as const) {
-      expect([hint, refusal(await editor.sdk.rpc('update_profile', { p_changes: changes }))]).toEqual([hint, { status: 400, code: 'PT400', hint }]);
+    for (
+      const [changes, hint] of [
+        [{ username: 'support' }, 'username_reserved'],
+        [{ time_zone: 'XYZ-167' }, 'invalid_time_zone'],
+        [{ banned: false }, 'invalid_changes'],
+      ] as const
+    ) {
+      expect([hint, refusal(await editor.sdk.rpc('update_profile', { p_changes: changes }))]).toEqual([hint, {
+        status: 400,
+        code: 'PT400',
+        hint,
+      }]);
     }
     expect(refusal(await editor.sdk.rpc('update_profile', { p_changes: { username: user.username } })))
       .toEqual({ status: 409, code: 'PT409', hint: 'username_taken' });
@@ -77,7 +94,7 @@ describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications
     expect(refusal(await banned.sdk.rpc('feed'))).toEqual(unauthorized);
   });
 
-  it('notifications and read_notifications: one reads and marks one\'s own; another\'s notification is 404', async () => {
+  it("notifications and read_notifications: one reads and marks one's own; another's notification is 404", async () => {
     const fan = await sdkUser('fan');
     await fan.sdk.rpc('follow', { p_username: user.username });
     const list = await user.sdk.rpc('notifications', { p_unread: true });
@@ -103,7 +120,15 @@ describe.skipIf(!authIsRunning)('rpc: the caller\'s account, feed, notifications
     // Other accounts may share the prefix (user_…1 is a prefix of user_…12): what counts is that the blocked one is absent.
     expect(byBlocker.error).toBeNull();
     expect(items(byBlocker.data).map((item) => item.id)).not.toContain(user.id);
-    expect(refusal(await anonSdk().rpc('search', { p_q: 'a', p_type: 'users' }))).toEqual({ status: 400, code: 'PT400', hint: 'search_too_short' });
-    expect(refusal(await anonSdk().rpc('search', { p_q: 'abc', p_type: 'comments' }))).toEqual({ status: 400, code: 'PT400', hint: 'invalid_search_type' });
+    expect(refusal(await anonSdk().rpc('search', { p_q: 'a', p_type: 'users' }))).toEqual({
+      status: 400,
+      code: 'PT400',
+      hint: 'search_too_short',
+    });
+    expect(refusal(await anonSdk().rpc('search', { p_q: 'abc', p_type: 'comments' }))).toEqual({
+      status: 400,
+      code: 'PT400',
+      hint: 'invalid_search_type',
+    });
   });
 });

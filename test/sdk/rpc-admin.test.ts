@@ -25,7 +25,9 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
 
   it('admin_ban_user: an admin bans with a reason, ending the live session; others 403, anon 401; admins 409', async () => {
     const target = await sdkUser('target');
-    expect(refusal(await member.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: 'spam' }))).toEqual(adminOnly);
+    expect(refusal(await member.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: 'spam' }))).toEqual(
+      adminOnly,
+    );
     expect(refusal(await anonSdk().rpc('admin_ban_user', { p_username: target.username, p_reason: 'spam' })))
       .toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     expect(refusal(await admin.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: '  ' })))
@@ -37,14 +39,18 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
     expect(banned.error).toBeNull();
     expect(banned.data).toMatchObject({ banned: true, user: { username: target.username, banned: true } });
     expect(refusal(await target.sdk.rpc('me'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
-    expect(refusal(await admin.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: 'again', p_ban: true })))
+    expect(
+      refusal(await admin.sdk.rpc('admin_ban_user', { p_username: target.username, p_reason: 'again', p_ban: true })),
+    )
       .toEqual({ status: 409, code: 'PT409', hint: 'already_banned' });
   });
 
   it('admin_delete_banned_user: an admin deletes a banned account; not one that is not banned (409); others 403', async () => {
     const [target, innocent] = await Promise.all([sdkUser('target'), sdkUser('innocent')]);
     await asRoot`select moderation.ban_user(${target.username}, 'banned by a test')`;
-    expect(refusal(await member.sdk.rpc('admin_delete_banned_user', { p_username: target.username }))).toEqual(adminOnly);
+    expect(refusal(await member.sdk.rpc('admin_delete_banned_user', { p_username: target.username }))).toEqual(
+      adminOnly,
+    );
     expect(refusal(await admin.sdk.rpc('admin_delete_banned_user', { p_username: innocent.username })))
       .toEqual({ status: 409, code: 'PT409', hint: 'not_banned' });
     const deleted = await admin.sdk.rpc('admin_delete_banned_user', { p_username: target.username });
@@ -60,7 +66,11 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
     expect(banned.error).toBeNull();
     expect(banned.data).toMatchObject({ banned: true, post: { id: post, banned: true } });
     expect((await author.sdk.rpc('get_post', { p_post_id: post })).data).toMatchObject({ banned: true });
-    expect(refusal(await member.sdk.rpc('get_post', { p_post_id: post }))).toEqual({ status: 404, code: 'PT404', hint: 'post_not_found' });
+    expect(refusal(await member.sdk.rpc('get_post', { p_post_id: post }))).toEqual({
+      status: 404,
+      code: 'PT404',
+      hint: 'post_not_found',
+    });
     expect(refusal(await admin.sdk.rpc('admin_ban_post', { p_post_id: post, p_reason: 'again', p_ban: true })))
       .toEqual({ status: 409, code: 'PT409', hint: 'already_banned' });
   });
@@ -70,7 +80,11 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
     const [banned, kept] = [await rootPost(author, 'public'), await rootPost(author, 'public')];
     await asRoot`select moderation.ban_post(${banned}, 'banned by a test')`;
     expect(refusal(await member.sdk.rpc('admin_delete_banned_post', { p_post_id: banned }))).toEqual(adminOnly);
-    expect(refusal(await admin.sdk.rpc('admin_delete_banned_post', { p_post_id: kept }))).toEqual({ status: 409, code: 'PT409', hint: 'not_banned' });
+    expect(refusal(await admin.sdk.rpc('admin_delete_banned_post', { p_post_id: kept }))).toEqual({
+      status: 409,
+      code: 'PT409',
+      hint: 'not_banned',
+    });
     const deleted = await admin.sdk.rpc('admin_delete_banned_post', { p_post_id: banned });
     expect([deleted.error, deleted.data]).toEqual([null, { deleted: true, id: banned }]);
   });
@@ -81,7 +95,10 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
     const reportId = (filed.data as { id: string }).id;
     const list = await admin.sdk.rpc('admin_reports', { p_type: 'user', p_limit: 100 });
     expect(list.error).toBeNull();
-    expect(items(list.data).find((item) => item.target_id === reported.id)).toMatchObject({ reports_count: 1, target_type: 'user' });
+    expect(items(list.data).find((item) => item.target_id === reported.id)).toMatchObject({
+      reports_count: 1,
+      target_type: 'user',
+    });
     expect(refusal(await member.sdk.rpc('admin_reports'))).toEqual(adminOnly);
 
     expect(refusal(await member.sdk.rpc('admin_dismiss_report', { p_report_id: reportId }))).toEqual(adminOnly);
@@ -110,10 +127,15 @@ describe.skipIf(!authIsRunning)('rpc: admin functions', () => {
       .toEqual([['unban', 'second thoughts', admin.id], ['ban', 'first', admin.id]]);
     expect(refusal(await member.sdk.rpc('admin_ban_history', { p_element_id: target.id }))).toEqual(adminOnly);
 
-    const byAdmin = await otherAdmin.sdk.rpc('admin_ban_history_by_admin', { p_username: admin.username, p_limit: 100 });
+    const byAdmin = await otherAdmin.sdk.rpc('admin_ban_history_by_admin', {
+      p_username: admin.username,
+      p_limit: 100,
+    });
     expect(byAdmin.error).toBeNull();
     expect(items(byAdmin.data).filter((entry) => entry.element_id === target.id)).toHaveLength(2);
-    expect(refusal(await member.sdk.rpc('admin_ban_history_by_admin', { p_username: admin.username }))).toEqual(adminOnly);
+    expect(refusal(await member.sdk.rpc('admin_ban_history_by_admin', { p_username: admin.username }))).toEqual(
+      adminOnly,
+    );
   });
 
   it('an admin whose right is revoked is refused at once, in the same session', async () => {

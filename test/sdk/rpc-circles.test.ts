@@ -22,7 +22,10 @@ describe.skipIf(!authIsRunning)('rpc: close friends, blocks, reports of users', 
     const other = await sdkUser('other');
     const added = await owner.sdk.rpc('set_close_friend', { p_username: other.username, p_close: true });
     expect(added.error).toBeNull();
-    expect(added.data).toMatchObject({ close_friend: true, user: { username: other.username, viewer: { close_friend: true } } });
+    expect(added.data).toMatchObject({
+      close_friend: true,
+      user: { username: other.username, viewer: { close_friend: true } },
+    });
     expect(refusal(await owner.sdk.rpc('set_close_friend', { p_username: blocker.username })))
       .toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
     expect(refusal(await blocker.sdk.rpc('set_close_friend', { p_username: owner.username })))
@@ -38,18 +41,37 @@ describe.skipIf(!authIsRunning)('rpc: close friends, blocks, reports of users', 
     expect(usernames(list.data)).toContain(friend.username);
     expect(usernames((await friend.sdk.rpc('close_friends')).data)).toEqual([]);
     expect(refusal(await anonSdk().rpc('close_friends'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
-    expect(refusal(await banned.sdk.rpc('close_friends'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await banned.sdk.rpc('close_friends'))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 
   it('block: blocks, again as a no-op, and unblocks; not oneself, not someone who blocked you, not anonymously', async () => {
     const [a, b] = await Promise.all([sdkUser('a'), sdkUser('b')]);
-    expect((await a.sdk.rpc('block', { p_username: b.username })).data).toMatchObject({ blocked: true, user: { id: b.id } });
+    expect((await a.sdk.rpc('block', { p_username: b.username })).data).toMatchObject({
+      blocked: true,
+      user: { id: b.id },
+    });
     expect((await a.sdk.rpc('block', { p_username: b.username, p_block: true })).data).toMatchObject({ blocked: true });
     // b may not see a any more: blocking back is refused as an unknown account.
-    expect(refusal(await b.sdk.rpc('block', { p_username: a.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
+    expect(refusal(await b.sdk.rpc('block', { p_username: a.username }))).toEqual({
+      status: 404,
+      code: 'PT404',
+      hint: 'user_not_found',
+    });
     expect((await a.sdk.rpc('block', { p_username: b.username })).data).toMatchObject({ blocked: false }); // toggled off
-    expect(refusal(await a.sdk.rpc('block', { p_username: a.username }))).toEqual({ status: 400, code: 'PT400', hint: 'cannot_block_self' });
-    expect(refusal(await anonSdk().rpc('block', { p_username: a.username }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await a.sdk.rpc('block', { p_username: a.username }))).toEqual({
+      status: 400,
+      code: 'PT400',
+      hint: 'cannot_block_self',
+    });
+    expect(refusal(await anonSdk().rpc('block', { p_username: a.username }))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 
   it('blocks: the blocker lists whom they block, the blocked does not see it; anon refused, banned unauthorized', async () => {

@@ -45,22 +45,38 @@ describe.skipIf(!authIsRunning)('rpc: comments', () => {
     const made = await stranger.sdk.rpc('comment_post', { p_post_id: open, p_body: 'hello' });
     expect(made.error).toBeNull();
     expect(made.data).toMatchObject({ post_id: open, parent_id: null, body: 'hello', author: { id: stranger.id } });
-    expect(refusal(await stranger.sdk.rpc('comment_post', { p_post_id: secret, p_body: 'peek' }))).toEqual(postNotFound);
+    expect(refusal(await stranger.sdk.rpc('comment_post', { p_post_id: secret, p_body: 'peek' }))).toEqual(
+      postNotFound,
+    );
     expect(refusal(await blocker.sdk.rpc('comment_post', { p_post_id: open, p_body: 'hi' }))).toEqual(postNotFound);
-    expect(refusal(await stranger.sdk.rpc('comment_post', { p_post_id: open, p_body: '   ' }))).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(await stranger.sdk.rpc('comment_post', { p_post_id: open, p_body: '   ' }))).toEqual({
+      status: 400,
+      code: '23514',
+      hint: null,
+    });
   });
 
   it('reply_comment: to a visible comment; a comment hidden from the caller is 404', async () => {
     const made = await stranger.sdk.rpc('reply_comment', { p_comment_id: comment, p_body: 'agreed' });
     expect(made.error).toBeNull();
     expect(made.data).toMatchObject({ post_id: open, parent_id: comment, body: 'agreed' });
-    expect(refusal(await stranger.sdk.rpc('reply_comment', { p_comment_id: secretComment, p_body: 'x' }))).toEqual(commentNotFound);
-    expect(refusal(await author.sdk.rpc('reply_comment', { p_comment_id: shunnedComment, p_body: 'x' }))).toEqual(commentNotFound);
+    expect(refusal(await stranger.sdk.rpc('reply_comment', { p_comment_id: secretComment, p_body: 'x' }))).toEqual(
+      commentNotFound,
+    );
+    expect(refusal(await author.sdk.rpc('reply_comment', { p_comment_id: shunnedComment, p_body: 'x' }))).toEqual(
+      commentNotFound,
+    );
   });
 
   it('get_comment: a visible comment for anyone; 404 on a hidden post and across a block', async () => {
-    expect((await anonSdk().rpc('get_comment', { p_comment_id: comment })).data).toMatchObject({ id: comment, body: 'first', viewer: null });
-    expect((await admin.sdk.rpc('get_comment', { p_comment_id: secretComment })).data).toMatchObject({ id: secretComment });
+    expect((await anonSdk().rpc('get_comment', { p_comment_id: comment })).data).toMatchObject({
+      id: comment,
+      body: 'first',
+      viewer: null,
+    });
+    expect((await admin.sdk.rpc('get_comment', { p_comment_id: secretComment })).data).toMatchObject({
+      id: secretComment,
+    });
     expect(refusal(await anonSdk().rpc('get_comment', { p_comment_id: secretComment }))).toEqual(commentNotFound);
     expect(refusal(await author.sdk.rpc('get_comment', { p_comment_id: shunnedComment }))).toEqual(commentNotFound);
   });
@@ -85,21 +101,31 @@ describe.skipIf(!authIsRunning)('rpc: comments', () => {
     expect(liked.error).toBeNull();
     expect(liked.data).toMatchObject({ id: reply, likes_count: 1, viewer: { liked: true, can_delete: true } });
     expect(refusal(await blocker.sdk.rpc('like_comment', { p_comment_id: comment }))).toEqual(commentNotFound);
-    expect(refusal(await anonSdk().rpc('like_comment', { p_comment_id: comment }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await anonSdk().rpc('like_comment', { p_comment_id: comment }))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 
   it('comment_likes: the likers of a visible comment; a hidden comment is 404', async () => {
     await commenter.sdk.rpc('like_comment', { p_comment_id: comment, p_like: true });
     const likers = await anonSdk().rpc('comment_likes', { p_comment_id: comment });
     expect(likers.error).toBeNull();
-    expect((likers.data as { items: { username: string }[] }).items.map((i) => i.username)).toEqual([commenter.username]);
+    expect((likers.data as { items: { username: string }[] }).items.map((i) => i.username)).toEqual([
+      commenter.username,
+    ]);
     expect(refusal(await stranger.sdk.rpc('comment_likes', { p_comment_id: secretComment }))).toEqual(commentNotFound);
   });
 
   it("delete_comment: its author, the post's author (even one hidden from them) and an admin; another is 403", async () => {
     const hidden = shunnedToDelete; // written before the block: no account comments across one
     const [own, any] = await Promise.all([rootComment(open, commenter, 'own'), rootComment(open, stranger, 'any')]);
-    expect(refusal(await stranger.sdk.rpc('delete_comment', { p_comment_id: own }))).toEqual({ status: 403, code: 'PT403', hint: 'forbidden' });
+    expect(refusal(await stranger.sdk.rpc('delete_comment', { p_comment_id: own }))).toEqual({
+      status: 403,
+      code: 'PT403',
+      hint: 'forbidden',
+    });
     expect(refusal(await stranger.sdk.rpc('delete_comment', { p_comment_id: secretComment }))).toEqual(commentNotFound);
     for (const [client, id] of [[commenter.sdk, own], [author.sdk, hidden], [admin.sdk, any]] as const) {
       const deleted = await client.rpc('delete_comment', { p_comment_id: id });
@@ -114,6 +140,8 @@ describe.skipIf(!authIsRunning)('rpc: comments', () => {
     expect([filed.error, (filed.data as { target_type: string }).target_type]).toEqual([null, 'comment']);
     expect(refusal(await reporter.sdk.rpc('report_comment', { p_comment_id: comment, p_reason: 'rude' })))
       .toEqual({ status: 409, code: 'PT409', hint: 'already_reported' });
-    expect(refusal(await reporter.sdk.rpc('report_comment', { p_comment_id: secretComment, p_reason: 'x' }))).toEqual(commentNotFound);
+    expect(refusal(await reporter.sdk.rpc('report_comment', { p_comment_id: secretComment, p_reason: 'x' }))).toEqual(
+      commentNotFound,
+    );
   });
 });

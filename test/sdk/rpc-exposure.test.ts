@@ -26,7 +26,10 @@ async function apiFunctions(): Promise<ApiFunction[]> {
   return rows.map((row) => ({
     name: row.name,
     anon: row.anon,
-    params: (row.names as string[]).slice(0, row.count).map((name, i) => ({ name, optional: i >= row.count - row.defaults })),
+    params: (row.names as string[]).slice(0, row.count).map((name, i) => ({
+      name,
+      optional: i >= row.count - row.defaults,
+    })),
   }));
 }
 
@@ -48,13 +51,31 @@ describe.skipIf(!authIsRunning)('rpc: every function the API schema exposes', ()
     const ownPost = await rootPost(banned, 'private');
     const [{ day }] = await asRoot`select day::text from public.posts where id = ${ownPost}`;
     Object.assign(visible, {
-      p_username: target.username, p_post_id: post, p_comment_id: await rootComment(post, target), p_element_id: target.id,
-      p_report_id: '00000000-0000-4000-8000-000000000000', p_reason: 'spam', p_body: 'hello', p_changes: { bio: 'x' },
-      p_session_id: '00000000-0000-4000-8000-000000000000', p_factor_id: '00000000-0000-4000-8000-000000000000', p_follow: true, p_close: true, p_block: true, p_like: true, p_ban: true, p_accept: true,
+      p_username: target.username,
+      p_post_id: post,
+      p_comment_id: await rootComment(post, target),
+      p_element_id: target.id,
+      p_report_id: '00000000-0000-4000-8000-000000000000',
+      p_reason: 'spam',
+      p_body: 'hello',
+      p_changes: { bio: 'x' },
+      p_session_id: '00000000-0000-4000-8000-000000000000',
+      p_factor_id: '00000000-0000-4000-8000-000000000000',
+      p_follow: true,
+      p_close: true,
+      p_block: true,
+      p_like: true,
+      p_ban: true,
+      p_accept: true,
     });
     Object.assign(bannedOwn, {
-      p_username: banned.username, p_post_id: ownPost, p_comment_id: await rootComment(ownPost, banned), p_day: day,
-      p_q: banned.username, p_type: 'users', p_email: banned.email,
+      p_username: banned.username,
+      p_post_id: ownPost,
+      p_comment_id: await rootComment(ownPost, banned),
+      p_day: day,
+      p_q: banned.username,
+      p_type: 'users',
+      p_email: banned.email,
     });
     // Before the ban, its own private post was its to read.
     expect((await banned.sdk.rpc('get_post', { p_post_id: ownPost })).status).toBe(200);
@@ -71,8 +92,20 @@ describe.skipIf(!authIsRunning)('rpc: every function the API schema exposes', ()
   it('lists the functions anon and authenticated may call (the schema grants no others)', () => {
     expect(functions.length).toBeGreaterThanOrEqual(48);
     expect(functions.filter((fn) => fn.anon).map((fn) => fn.name)).toEqual([
-      'calendar', 'check_registration', 'comment_likes', 'comment_replies', 'followers', 'following', 'get_comment',
-      'get_post', 'get_profile', 'post_comments', 'post_likes', 'posts_by_day', 'search', 'user_posts',
+      'calendar',
+      'check_registration',
+      'comment_likes',
+      'comment_replies',
+      'followers',
+      'following',
+      'get_comment',
+      'get_post',
+      'get_profile',
+      'post_comments',
+      'post_likes',
+      'posts_by_day',
+      'search',
+      'user_posts',
     ]);
   });
 
@@ -96,7 +129,12 @@ describe.skipIf(!authIsRunning)('rpc: every function the API schema exposes', ()
       const args = argsOf(fn, bannedOwn);
       const asAnon = await call(anonSdk(), fn.name, args);
       const asBanned = await call(banned.sdk, fn.name, args);
-      expect([fn.name, asBanned.status, asBanned.error, asBanned.data]).toEqual([fn.name, asAnon.status, asAnon.error, asAnon.data]);
+      expect([fn.name, asBanned.status, asBanned.error, asBanned.data]).toEqual([
+        fn.name,
+        asAnon.status,
+        asAnon.error,
+        asAnon.data,
+      ]);
     }
     expect(refusal(await banned.sdk.rpc('get_post', { p_post_id: bannedOwn.p_post_id as string })))
       .toEqual({ status: 404, code: 'PT404', hint: 'post_not_found' });

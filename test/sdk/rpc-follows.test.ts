@@ -51,13 +51,31 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     const follows = await follower.sdk.rpc('follow', { p_username: pub.username });
     expect(follows.error).toBeNull();
     expect(follows.data).toMatchObject({ state: 'following', user: { username: pub.username } });
-    expect((await follower.sdk.rpc('follow', { p_username: priv.username, p_follow: true })).data).toMatchObject({ state: 'requested' });
+    expect((await follower.sdk.rpc('follow', { p_username: priv.username, p_follow: true })).data).toMatchObject({
+      state: 'requested',
+    });
 
     // pub may not see the account that blocked them: following it is refused as an unknown account.
-    expect(refusal(await pub.sdk.rpc('follow', { p_username: blocker.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
-    expect(refusal(await blocker.sdk.rpc('follow', { p_username: pub.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
-    expect(refusal(await follower.sdk.rpc('follow', { p_username: follower.username }))).toEqual({ status: 400, code: 'PT400', hint: 'cannot_follow_self' });
-    expect(refusal(await anonSdk().rpc('follow', { p_username: pub.username }))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await pub.sdk.rpc('follow', { p_username: blocker.username }))).toEqual({
+      status: 404,
+      code: 'PT404',
+      hint: 'user_not_found',
+    });
+    expect(refusal(await blocker.sdk.rpc('follow', { p_username: pub.username }))).toEqual({
+      status: 404,
+      code: 'PT404',
+      hint: 'user_not_found',
+    });
+    expect(refusal(await follower.sdk.rpc('follow', { p_username: follower.username }))).toEqual({
+      status: 400,
+      code: 'PT400',
+      hint: 'cannot_follow_self',
+    });
+    expect(refusal(await anonSdk().rpc('follow', { p_username: pub.username }))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 
   it('respond_follow_request: the followee accepts; nobody else answers the request (404 request_not_found)', async () => {
@@ -72,7 +90,7 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     expect(accepted.data).toMatchObject({ state: 'accepted', user: { username: asker.username } });
   });
 
-  it('remove_follower: one removes one\'s own follower; someone who does not follow is 404 not_a_follower', async () => {
+  it("remove_follower: one removes one's own follower; someone who does not follow is 404 not_a_follower", async () => {
     const leaving = await sdkUser('leaving');
     await rootFollow(leaving, pub);
     const removed = await pub.sdk.rpc('remove_follower', { p_username: leaving.username });
@@ -87,16 +105,34 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     expect(page.error).toBeNull();
     expect(usernames(page.data)).toContain(fan.username);
     expect(usernames((await fan.sdk.rpc('followers', { p_username: priv.username })).data)).toContain(fan.username);
-    expect(refusal(await stranger.sdk.rpc('followers', { p_username: priv.username }))).toEqual({ status: 403, code: 'PT403', hint: 'private_account' });
-    expect(refusal(await requester.sdk.rpc('followers', { p_username: priv.username }))).toEqual({ status: 403, code: 'PT403', hint: 'private_account' });
-    expect(refusal(await blocker.sdk.rpc('followers', { p_username: pub.username }))).toEqual({ status: 404, code: 'PT404', hint: 'user_not_found' });
+    expect(refusal(await stranger.sdk.rpc('followers', { p_username: priv.username }))).toEqual({
+      status: 403,
+      code: 'PT403',
+      hint: 'private_account',
+    });
+    expect(refusal(await requester.sdk.rpc('followers', { p_username: priv.username }))).toEqual({
+      status: 403,
+      code: 'PT403',
+      hint: 'private_account',
+    });
+    expect(refusal(await blocker.sdk.rpc('followers', { p_username: pub.username }))).toEqual({
+      status: 404,
+      code: 'PT404',
+      hint: 'user_not_found',
+    });
   });
 
   it("following: a public account's for anyone; a private one's 403 to non-followers, admins excepted", async () => {
     // "fan follows priv" is in priv's followers list too, which anon may not see: left out.
     expect(usernames((await anonSdk().rpc('following', { p_username: fan.username })).data)).toEqual([pub.username]);
-    expect(usernames((await fan.sdk.rpc('following', { p_username: fan.username })).data).sort()).toEqual([priv.username, pub.username].sort());
-    expect(refusal(await anonSdk().rpc('following', { p_username: priv.username }))).toEqual({ status: 403, code: 'PT403', hint: 'private_account' });
+    expect(usernames((await fan.sdk.rpc('following', { p_username: fan.username })).data).sort()).toEqual(
+      [priv.username, pub.username].sort(),
+    );
+    expect(refusal(await anonSdk().rpc('following', { p_username: priv.username }))).toEqual({
+      status: 403,
+      code: 'PT403',
+      hint: 'private_account',
+    });
     const byAdmin = await admin.sdk.rpc('following', { p_username: priv.username });
     expect([byAdmin.error, usernames(byAdmin.data)]).toEqual([null, []]);
   });
@@ -106,7 +142,15 @@ describe.skipIf(!authIsRunning)('rpc: profiles and follows', () => {
     expect(own.error).toBeNull();
     expect(usernames(own.data)).toContain(requester.username);
     expect(usernames((await requester.sdk.rpc('follow_requests')).data)).toEqual([]); // its own request is not to it
-    expect(refusal(await anonSdk().rpc('follow_requests'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
-    expect(refusal(await banned.sdk.rpc('follow_requests'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await anonSdk().rpc('follow_requests'))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
+    expect(refusal(await banned.sdk.rpc('follow_requests'))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 });

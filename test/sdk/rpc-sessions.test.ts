@@ -26,7 +26,11 @@ describe.skipIf(!authIsRunning)('rpc: sessions', () => {
     expect(refusal(await owner.sdk.rpc('me'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
     const strangers = ids((await stranger.sdk.rpc('my_sessions')).data)[0].id;
     for (const id of [strangers, randomUUID()]) {
-      expect(refusal(await second.rpc('end_session', { p_session_id: id }))).toEqual({ status: 404, code: 'PT404', hint: 'session_not_found' });
+      expect(refusal(await second.rpc('end_session', { p_session_id: id }))).toEqual({
+        status: 404,
+        code: 'PT404',
+        hint: 'session_not_found',
+      });
     }
   });
 
@@ -37,6 +41,10 @@ describe.skipIf(!authIsRunning)('rpc: sessions', () => {
     const ended = await second.rpc('end_other_sessions');
     expect([ended.error, ended.data]).toEqual([null, { ended: before - 1 }]);
     expect(ids((await second.rpc('my_sessions')).data)).toHaveLength(1);
-    expect(refusal(await anonSdk().rpc('end_other_sessions'))).toEqual({ status: 401, code: 'PT401', hint: 'unauthorized' });
+    expect(refusal(await anonSdk().rpc('end_other_sessions'))).toEqual({
+      status: 401,
+      code: 'PT401',
+      hint: 'unauthorized',
+    });
   });
 });

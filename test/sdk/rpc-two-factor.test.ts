@@ -5,7 +5,7 @@ import { anonSdk, refusal, sdkUser } from '../helpers/sdk.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
-describe.skipIf(!authIsRunning)('rpc: proving a new factor\'s owner', () => {
+describe.skipIf(!authIsRunning)("rpc: proving a new factor's owner", () => {
   it('prove_factor_owner: the owner proves with the password; a wrong one, a stranger and anon are refused', async () => {
     const [owner, stranger] = await Promise.all([sdkUser('owner'), sdkUser('stranger')]);
     const { data: factor } = await owner.sdk.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' });

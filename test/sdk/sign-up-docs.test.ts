@@ -13,14 +13,20 @@ const doc = 'docs/SUPABASE-JS.md';
 const reader = () =>
   blockAfter(doc, '<!-- supabase-js Mailpit code: test/sdk/sign-up-docs.test.ts runs this block -->')
     .replace("'http://127.0.0.1:54324'", JSON.stringify(stack.mailpitUrl));
-const signUp = () => blockAfter(doc, '<!-- supabase-js sign-up: test/sdk/sign-up-docs.test.ts runs this block after the one above -->');
+const signUp = () =>
+  blockAfter(doc, '<!-- supabase-js sign-up: test/sdk/sign-up-docs.test.ts runs this block after the one above -->');
 
 /** An e-mail to `to` through Mailpit's own send API, as Auth's would arrive. */
 async function mail(to: string, text: string): Promise<void> {
   const response = await fetch(`${stack.mailpitUrl}/api/v1/send`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ From: { Email: 'no-reply@daykeeper.local' }, To: [{ Email: to }], Subject: 'Your code', Text: text }),
+    body: JSON.stringify({
+      From: { Email: 'no-reply@daykeeper.local' },
+      To: [{ Email: to }],
+      Subject: 'Your code',
+      Text: text,
+    }),
   });
   expect(response.status).toBe(200);
 }
@@ -33,12 +39,16 @@ describe('docs/SUPABASE-JS.md: reading a code from Mailpit', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await mail(longer, 'Your code is 222222');
     // The pitfall the docs name: the search for this address answers the longer one's e-mail first.
-    const search = await (await fetch(`${stack.mailpitUrl}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`)).json() as {
-      messages: { To: { Address: string }[] }[];
-    };
+    const search = await (await fetch(`${stack.mailpitUrl}/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`))
+      .json() as {
+        messages: { To: { Address: string }[] }[];
+      };
     expect(search.messages.map((m) => m.To[0].Address)).toEqual([longer, email]);
 
-    const lines = await runModule('docs-mailpit-code', `${reader()}\nconsole.log(await latestCode(${JSON.stringify(email)}));\n`);
+    const lines = await runModule(
+      'docs-mailpit-code',
+      `${reader()}\nconsole.log(await latestCode(${JSON.stringify(email)}));\n`,
+    );
     expect(lines.at(-1)).toBe('111111');
   });
 });

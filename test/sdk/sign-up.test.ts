@@ -30,8 +30,20 @@ describe.skipIf(!authIsRunning)('auth.signUp with supabase-js', () => {
 
   it.each([
     ['a reserved username', { username: 'feed' }, 400, 'username_reserved', 'The username "feed" is reserved'],
-    ['a malformed username', { username: 'No Spaces!' }, 400, 'invalid_username', 'A username is 3 to 30 of a-z, 0-9, dot and underscore'],
-    ['an unknown time zone', { username: uniqueUsername('sdk_tz'), time_zone: 'Mars/Base' }, 400, 'invalid_time_zone', '"Mars/Base" is not a time zone name such as Europe/Paris'],
+    [
+      'a malformed username',
+      { username: 'No Spaces!' },
+      400,
+      'invalid_username',
+      'A username is 3 to 30 of a-z, 0-9, dot and underscore',
+    ],
+    [
+      'an unknown time zone',
+      { username: uniqueUsername('sdk_tz'), time_zone: 'Mars/Base' },
+      400,
+      'invalid_time_zone',
+      '"Mars/Base" is not a time zone name such as Europe/Paris',
+    ],
   ])('refuses %s with a 4xx naming it, and creates nothing', async (_case, data, status, code, message) => {
     const email = uniqueEmail('sdk_refused');
     const { error } = await signUp(email, data);

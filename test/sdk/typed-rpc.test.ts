@@ -9,7 +9,7 @@ import { authIsRunning } from '../helpers/stack.ts';
 
 type Post = Database['public']['Functions']['get_post']['Returns'];
 
-describe.skipIf(!authIsRunning)('rpc() results typed by the client package\'s Database', () => {
+describe.skipIf(!authIsRunning)("rpc() results typed by the client package's Database", () => {
   it('me, get_post, like_post, feed and notifications give their fields without a cast', async () => {
     const [author, fan] = await Promise.all([sdkUser('author'), sdkUser('fan')]);
 

@@ -90,11 +90,21 @@ export function createAuthApi(env: Env) {
       });
       text = await response.text();
     } catch {
-      throw new ApiError(503, 'auth_unavailable', 'The authentication service cannot be reached or did not answer in time', undefined, 5);
+      throw new ApiError(
+        503,
+        'auth_unavailable',
+        'The authentication service cannot be reached or did not answer in time',
+        undefined,
+        5,
+      );
     }
     const json = text ? JSON.parse(text) : {};
     if (!response.ok) {
-      throw new AuthError(response.status, String(json.code ?? json.error_code ?? 'unknown'), String(json.message ?? json.msg ?? ''));
+      throw new AuthError(
+        response.status,
+        String(json.code ?? json.error_code ?? 'unknown'),
+        String(json.message ?? json.msg ?? ''),
+      );
     }
     return json as T;
   }
@@ -102,12 +112,21 @@ export function createAuthApi(env: Env) {
   return {
     signUp: (email: string, password: string, data: Record<string, unknown>, clientIp?: string) =>
       call<AuthUser>('/signup', { body: { email, password, data }, clientIp }),
-    verify: (type: 'signup' | 'recovery' | 'magiclink' | 'email_change', email: string, token: string, clientIp?: string, userAgent?: string) =>
-      call<AuthSession>('/verify', { body: { type, email, token }, clientIp, userAgent }),
+    verify: (
+      type: 'signup' | 'recovery' | 'magiclink' | 'email_change',
+      email: string,
+      token: string,
+      clientIp?: string,
+      userAgent?: string,
+    ) => call<AuthSession>('/verify', { body: { type, email, token }, clientIp, userAgent }),
     signIn: (email: string, password: string, clientIp?: string, userAgent?: string) =>
       call<AuthSession>('/token?grant_type=password', { body: { email, password }, clientIp, userAgent }),
     refresh: (refreshToken: string, clientIp?: string, userAgent?: string) =>
-      call<AuthSession>('/token?grant_type=refresh_token', { body: { refresh_token: refreshToken }, clientIp, userAgent }),
+      call<AuthSession>('/token?grant_type=refresh_token', {
+        body: { refresh_token: refreshToken },
+        clientIp,
+        userAgent,
+      }),
     recover: (email: string, clientIp?: string) => call<unknown>('/recover', { body: { email }, clientIp }),
     resendSignup: (email: string, clientIp?: string) =>
       call<unknown>('/resend', { body: { type: 'signup', email }, clientIp }),
@@ -127,8 +146,20 @@ export function createAuthApi(env: Env) {
       call<TotpEnrollment>('/factors', { body: { factor_type: 'totp', friendly_name: friendlyName }, token, clientIp }),
     challenge: (token: string, factorId: string, clientIp?: string) =>
       call<{ id: string }>(`/factors/${factorId}/challenge`, { method: 'POST', body: {}, token, clientIp }),
-    verifyFactor: (token: string, factorId: string, challengeId: string, code: string, clientIp?: string, userAgent?: string) =>
-      call<AuthSession>(`/factors/${factorId}/verify`, { body: { challenge_id: challengeId, code }, token, clientIp, userAgent }),
+    verifyFactor: (
+      token: string,
+      factorId: string,
+      challengeId: string,
+      code: string,
+      clientIp?: string,
+      userAgent?: string,
+    ) =>
+      call<AuthSession>(`/factors/${factorId}/verify`, {
+        body: { challenge_id: challengeId, code },
+        token,
+        clientIp,
+        userAgent,
+      }),
     unenroll: (token: string, factorId: string, clientIp?: string) =>
       call<unknown>(`/factors/${factorId}`, { method: 'DELETE', token, clientIp }),
     /** E-mails the user a code that proves it is them (Auth's reauthentication nonce). */

@@ -13,11 +13,19 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   same_password: [400, 'same_password', 'The new password must differ from the current one'],
   email_address_invalid: [400, 'invalid_email', 'The e-mail address is not valid'],
   validation_failed: [400, 'validation_failed', 'Invalid request'],
-  otp_expired: [400, 'invalid_code', 'The code is wrong or has expired; after too many wrong tries it stops working: ask for a new one'],
+  otp_expired: [
+    400,
+    'invalid_code',
+    'The code is wrong or has expired; after too many wrong tries it stops working: ask for a new one',
+  ],
   current_password_required: [400, 'current_password_required', 'Give current_password to change the password'],
   current_password_invalid: [401, 'wrong_password', 'The current password is wrong'],
   invalid_credentials: [401, 'invalid_credentials', 'Wrong username, e-mail or password'],
-  email_not_confirmed: [403, 'email_not_confirmed', 'Confirm your e-mail first: enter the code we sent, or ask for a new one'],
+  email_not_confirmed: [
+    403,
+    'email_not_confirmed',
+    'Confirm your e-mail first: enter the code we sent, or ask for a new one',
+  ],
   user_banned: [403, 'user_banned', 'This account is banned'],
   refresh_token_not_found: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
   refresh_token_already_used: [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'],
@@ -31,14 +39,30 @@ export const translations: Record<string, [ContentfulStatusCode, string, string]
   user_not_found: [404, 'user_not_found', 'No such account'],
   over_request_rate_limit: [429, 'rate_limited', 'Too many requests; try again in a moment'],
   over_email_send_rate_limit: [429, 'rate_limited', 'Too many e-mails requested; try again in a moment'],
-  mfa_verification_failed: [400, 'invalid_code', 'The code is wrong or has expired: enter the current code of your authenticator app'],
-  mfa_challenge_expired: [400, 'invalid_code', 'The code is wrong or has expired: enter the current code of your authenticator app'],
+  mfa_verification_failed: [
+    400,
+    'invalid_code',
+    'The code is wrong or has expired: enter the current code of your authenticator app',
+  ],
+  mfa_challenge_expired: [
+    400,
+    'invalid_code',
+    'The code is wrong or has expired: enter the current code of your authenticator app',
+  ],
   mfa_factor_not_found: [404, 'factor_not_found', 'No such factor of yours'],
   mfa_factor_name_conflict: [409, 'factor_name_taken', 'You already have a factor with this name: choose another'],
   too_many_enrolled_mfa_factors: [409, 'too_many_factors', 'You have as many factors as allowed: remove one first'],
-  insufficient_aal: [403, 'second_factor_required', 'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)'],
+  insufficient_aal: [
+    403,
+    'second_factor_required',
+    'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)',
+  ],
   // Auth reports a refusal by our sign-up trigger (taken username, banned e-mail) as a failure of its own.
-  unexpected_failure: [409, 'registration_refused', 'This account cannot be created: the username or e-mail is not available'],
+  unexpected_failure: [
+    409,
+    'registration_refused',
+    'This account cannot be created: the username or e-mail is not available',
+  ],
 };
 
 /**
@@ -50,9 +74,14 @@ const hookRefusal =
   /^(invalid_username|username_reserved|username_taken|invalid_time_zone|email_banned|owner_proof_required|too_many_code_attempts|code_already_used): (.+)$/s;
 
 /** The facade's error for anything a call to Auth threw. */
-export function fromAuth(error: unknown, overrides: Record<string, [ContentfulStatusCode, string, string]> = {}): ApiError {
+export function fromAuth(
+  error: unknown,
+  overrides: Record<string, [ContentfulStatusCode, string, string]> = {},
+): ApiError {
   if (!(error instanceof AuthError)) {
-    return error instanceof ApiError ? error : new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
+    return error instanceof ApiError
+      ? error
+      : new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
   }
   // Auth could not send its e-mail (its mail server is down): "Error sending confirmation email" and the like.
   if (error.status >= 500 && /error sending .*e-?mail/i.test(error.message)) return mailUnavailable();
@@ -62,7 +91,9 @@ export function fromAuth(error: unknown, overrides: Record<string, [ContentfulSt
   const code = error.code === 'unknown' && error.status === 429 ? 'over_email_send_rate_limit' : error.code;
   const known = overrides[code] ?? translations[code];
   if (known) return new ApiError(known[0], known[1], known[2]);
-  if (error.status >= 500) return new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
+  if (error.status >= 500) {
+    return new ApiError(503, 'auth_unavailable', 'The authentication service failed', undefined, 5);
+  }
   return new ApiError(400, 'auth_rejected', 'The authentication service refused the request');
 }
 

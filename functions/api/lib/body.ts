@@ -15,7 +15,11 @@ export function bufferedBody(maxBytes: number, deadlineMs: number) {
     const reader = stream.getReader();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ApiError(408, 'request_timeout', `The request body did not arrive within ${deadlineMs / 1000} s`)), deadlineMs);
+      timer = setTimeout(
+        () =>
+          reject(new ApiError(408, 'request_timeout', `The request body did not arrive within ${deadlineMs / 1000} s`)),
+        deadlineMs,
+      );
     });
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -30,7 +34,9 @@ export function bufferedBody(maxBytes: number, deadlineMs: number) {
     } catch (error) {
       await reader.cancel().catch(() => undefined);
       // Otherwise the client went away mid-body (Deno reports it as BadResource): no one to answer, nothing to log.
-      throw error instanceof ApiError ? error : new ApiError(400, 'incomplete_body', 'The connection closed before the whole body arrived');
+      throw error instanceof ApiError
+        ? error
+        : new ApiError(400, 'incomplete_body', 'The connection closed before the whole body arrived');
     } finally {
       clearTimeout(timer);
     }

@@ -37,9 +37,20 @@ const attemptKinds: Record<CodeType, string> = {
  * Verifies a code with Auth, once the attempt is counted. A wrong, expired or voided code, an unknown address and
  * a banned account (which Auth refuses before the code) all get the same answer in the same time.
  */
-export function verifyCode(deps: Deps, type: CodeType, email: string, code: string, clientIp?: string, userAgent?: string): Promise<AuthSession> {
+export function verifyCode(
+  deps: Deps,
+  type: CodeType,
+  email: string,
+  code: string,
+  clientIp?: string,
+  userAgent?: string,
+): Promise<AuthSession> {
   return atLeast(verifyMs, async () => {
-    const [{ allowed }] = await queryAs(deps, server, sql`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`);
+    const [{ allowed }] = await queryAs(
+      deps,
+      server,
+      sql`select private.take_code_attempt(${email}, ${attemptKinds[type]}, ${clientIp ?? ''}) as allowed`,
+    );
     if (!allowed) throw invalidCode();
     return await deps.auth.verify(type, email, code, clientIp, userAgent).catch((error) => {
       throw fromAuth(error, { user_banned: translations.otp_expired });
@@ -53,7 +64,8 @@ export function verifyCode(deps: Deps, type: CodeType, email: string, code: stri
  * code `unknown`), or its own interval caught it first.
  */
 export function isMailRefused(error: unknown): boolean {
-  return error instanceof AuthError && error.status === 429 && ['unknown', 'over_email_send_rate_limit'].includes(error.code);
+  return error instanceof AuthError && error.status === 429 &&
+    ['unknown', 'over_email_send_rate_limit'].includes(error.code);
 }
 
 /**
@@ -68,7 +80,11 @@ export async function mailOneTimeCode(deps: Deps, caller: Caller, clientIp?: str
   await assertMailUp(deps.env);
   const slot: MailSlot = { userId: profile.id, kind: 'magiclink', address: clientIp ?? '', mails: 1 };
   if (await takeMailSlot(deps, slot)) {
-    throw new ApiError(429, 'rate_limited', 'We e-mailed you a code less than a minute ago: use it, or ask again later');
+    throw new ApiError(
+      429,
+      'rate_limited',
+      'We e-mailed you a code less than a minute ago: use it, or ask again later',
+    );
   }
   try {
     const { email_otp: code } = await deps.auth.newMagicLinkCode(profile.email);

@@ -73,7 +73,9 @@ function primaryPreamble({ db, readOnly }: Using): Preamble {
 export async function identity(db: Database, caller: Caller, preamble: Preamble): Promise<SqlText> {
   const claims = JSON.stringify({ ...caller.claims, role: caller.role });
   const settings = [...await db.roleSettings(caller.role), ['role', caller.role], ['request.jwt.claims', claims]];
-  const statements = [`select ${settings.map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`).join(', ')};`];
+  const statements = [
+    `select ${settings.map(([name, value]) => `set_config(${literal(name)}, ${literal(value)}, true)`).join(', ')};`,
+  ];
   if (caller.role === 'authenticated') {
     // A token whose session has ended (signed out, banned) is refused with a 401, also on routes open to
     // anonymous callers, rather than quietly taken for no token at all.
@@ -88,7 +90,11 @@ export async function identity(db: Database, caller: Caller, preamble: Preamble)
  * never ends, on a connection that hangs, does not keep it for good). Work that makes progress step by step
  * (reading in batches) calls `alive` after each step: the deadline then counts from the last one.
  */
-async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: (alive: () => void) => Promise<T>): Promise<T> {
+async function gated<T>(
+  pool: Pool,
+  signal: AbortSignal | undefined,
+  work: (alive: () => void) => Promise<T>,
+): Promise<T> {
   const leave = await pool.gate.enter(signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let settled = false;
@@ -117,16 +123,30 @@ async function gated<T>(pool: Pool, signal: AbortSignal | undefined, work: (aliv
  * One statement as the caller on the primary: one transaction, one round trip. When the request's signal
  * aborts (its client went away) the statement is cancelled in the database.
  */
-export async function queryOnPrimary(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+export async function queryOnPrimary(
+  using: Using,
+  caller: Caller,
+  statement: SqlText,
+): Promise<postgres.RowList<postgres.Row[]>> {
   const preamble = await identity(using.db, caller, primaryPreamble(using));
-  return runOn(using.db, using.signal, `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`, using.requestQuota);
+  return runOn(
+    using.db,
+    using.signal,
+    `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`,
+    using.requestQuota,
+  );
 }
 
 /**
  * Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows
  * (and keeps what the request's quota left, when the text took it).
  */
-export function runOn(pool: Pool, signal: AbortSignal | undefined, text: string, requestQuota?: RequestQuota): Promise<postgres.RowList<postgres.Row[]>> {
+export function runOn(
+  pool: Pool,
+  signal: AbortSignal | undefined,
+  text: string,
+  requestQuota?: RequestQuota,
+): Promise<postgres.RowList<postgres.Row[]>> {
   return gated(pool, signal, async () => {
     try {
       return await send(pool, signal, text, requestQuota);
@@ -149,7 +169,12 @@ class NeverSent extends Error {
   }
 }
 
-async function send(pool: Pool, signal: AbortSignal | undefined, text: string, requestQuota?: RequestQuota): Promise<postgres.RowList<postgres.Row[]>> {
+async function send(
+  pool: Pool,
+  signal: AbortSignal | undefined,
+  text: string,
+  requestQuota?: RequestQuota,
+): Promise<postgres.RowList<postgres.Row[]>> {
   const query = pool.sql.unsafe(text).execute();
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
@@ -169,7 +194,11 @@ async function send(pool: Pool, signal: AbortSignal | undefined, text: string, r
  * A transaction as the caller in which `work` may wait for something else between statements (a call to
  * Auth): committed when `work` resolves, rolled back when it throws, on a connection of its own.
  */
-export function transactionAs<T>(using: Using, caller: Caller, work: (run: (statement: SqlText) => Promise<postgres.Row[]>) => Promise<T>): Promise<T> {
+export function transactionAs<T>(
+  using: Using,
+  caller: Caller,
+  work: (run: (statement: SqlText) => Promise<postgres.Row[]>) => Promise<T>,
+): Promise<T> {
   return gated(using.db, using.signal, async () => {
     const tx = await using.db.sql.reserve();
     let lost = false;
@@ -183,7 +212,10 @@ export function transactionAs<T>(using: Using, caller: Caller, work: (run: (stat
     };
     try {
       const preamble = await identity(using.db, caller, primaryPreamble(using));
-      noteQuota(using.requestQuota, await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`)));
+      noteQuota(
+        using.requestQuota,
+        await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`)),
+      );
       const value = await work(run);
       await run(sql`commit`);
       return value;
@@ -208,7 +240,12 @@ export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
  * own, with the deadline counted from the last statement (a connection that hangs, or a client that stops
  * reading, ends it); rolled back at the end (it only reads).
  */
-export function readPageByPageAs(using: Using, caller: Caller, opening: SqlText, work: (run: RunStatement) => Promise<void>): Promise<void> {
+export function readPageByPageAs(
+  using: Using,
+  caller: Caller,
+  opening: SqlText,
+  work: (run: RunStatement) => Promise<void>,
+): Promise<void> {
   return gated(using.db, using.signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;
@@ -219,7 +256,14 @@ export function readPageByPageAs(using: Using, caller: Caller, opening: SqlText,
     };
     try {
       const preamble = await identity(using.db, caller, { checkSession: true, countWrite: false });
-      noteQuota(using.requestQuota, await tx.unsafe(`${takeQuota(using.requestQuota, caller).text} begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`));
+      noteQuota(
+        using.requestQuota,
+        await tx.unsafe(
+          `${
+            takeQuota(using.requestQuota, caller).text
+          } begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`,
+        ),
+      );
       await work(run);
     } catch (error) {
       lost = lostConnection(error);

@@ -9,7 +9,12 @@ import { createTokenVerifier } from './tokens.ts';
 export function createDeps(env: Env): Deps {
   return {
     env,
-    db: createDatabase(env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, env.DB_POOL_MAX, env.DB_REPLICA_URLS, env.DB_REPLICA_MAX_LAG_MS),
+    db: createDatabase(
+      env.DB_POOLER_URL ?? env.SUPABASE_DB_URL,
+      env.DB_POOL_MAX,
+      env.DB_REPLICA_URLS,
+      env.DB_REPLICA_MAX_LAG_MS,
+    ),
     verifyToken: createTokenVerifier({
       authUrl: `${env.SUPABASE_URL}/auth/v1`,
       jwks: env.SUPABASE_JWKS,

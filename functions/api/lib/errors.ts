@@ -41,7 +41,10 @@ export function parseQuota(text: string | null | undefined): Quota | undefined {
 
 /** RateLimit-Limit, -Remaining and -Reset (seconds), as the IETF draft names them. */
 export function quotaHeaders(quota: Quota): [string, string][] {
-  return [['RateLimit-Limit', String(quota.limit)], ['RateLimit-Remaining', String(quota.remaining)], ['RateLimit-Reset', String(quota.reset)]];
+  return [['RateLimit-Limit', String(quota.limit)], ['RateLimit-Remaining', String(quota.remaining)], [
+    'RateLimit-Reset',
+    String(quota.reset),
+  ]];
 }
 
 /**
@@ -87,7 +90,8 @@ interface PostgresLikeError {
 }
 
 function isPostgresError(error: unknown): error is PostgresLikeError {
-  return error instanceof Error && error.name === 'PostgresError' && typeof (error as { code?: unknown }).code === 'string';
+  return error instanceof Error && error.name === 'PostgresError' &&
+    typeof (error as { code?: unknown }).code === 'string';
 }
 
 const statusCodes: Record<number, string> = {
@@ -139,7 +143,11 @@ const sqlStates: Record<string, [ContentfulStatusCode, string, string?]> = {
   // primary, so no client should ever get this.
   'DKLAG': [503, 'database_unavailable'],
   // The caller's statement_timeout (or a statement cancelled because its client went away: nobody reads that answer).
-  '57014': [504, 'statement_timeout', 'The database took longer than this request may take; try again, or ask for a smaller page'],
+  '57014': [
+    504,
+    'statement_timeout',
+    'The database took longer than this request may take; try again, or ask for a smaller page',
+  ],
 };
 
 /** Retry-After, in seconds, of the 503 answers about the database: busy, starting, stopping, unreachable. */
@@ -153,8 +161,16 @@ export function databaseUnavailable(message = 'The database cannot be reached; t
 
 /** Failures of the connection itself, as postgres.js and the runtime report them. */
 const connectionFailures = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND',
-  'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_DESTROYED',
+  'CONNECTION_ENDED',
 ]);
 
 /**
@@ -199,9 +215,21 @@ export function isConnectionFailure(error: unknown): boolean {
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPException) {
-    if (error.status === 400 && /malformed json/i.test(error.message)) return new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
-    if (error.status === 415) return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON, with "Content-Type: application/json"');
-    return new ApiError(error.status as ContentfulStatusCode, statusCodes[error.status] ?? 'error', error.message || 'Request failed');
+    if (error.status === 400 && /malformed json/i.test(error.message)) {
+      return new ApiError(400, 'malformed_json', 'The request body is not valid JSON');
+    }
+    if (error.status === 415) {
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send the body as JSON, with "Content-Type: application/json"',
+      );
+    }
+    return new ApiError(
+      error.status as ContentfulStatusCode,
+      statusCodes[error.status] ?? 'error',
+      error.message || 'Request failed',
+    );
   }
   if (isPostgresError(error)) return fromPostgres(error);
   if (isConnectionFailure(error)) return databaseUnavailable();
@@ -235,10 +263,13 @@ export function handleError(error: unknown, c: Context) {
   // A client that sent too much, or too slowly, is not kept on the connection.
   if (known?.status === 408 || known?.status === 413) c.header('Connection', 'close');
   if (known) {
-    const retryAfter = known.retryAfter ?? (known.status === 429 ? rateLimitRetryAfter : known.status === 503 ? databaseRetryAfter : undefined);
+    const retryAfter = known.retryAfter ??
+      (known.status === 429 ? rateLimitRetryAfter : known.status === 503 ? databaseRetryAfter : undefined);
     if (retryAfter !== undefined) c.header('Retry-After', String(retryAfter));
     for (const [name, value] of known.quota ? quotaHeaders(known.quota) : []) c.header(name, value);
-    if (known.status === 401) c.header('WWW-Authenticate', wwwAuthenticate(known, c.req.header('Authorization') !== undefined));
+    if (known.status === 401) {
+      c.header('WWW-Authenticate', wwwAuthenticate(known, c.req.header('Authorization') !== undefined));
+    }
     return c.json(errorBody(known, requestId), known.status);
   }
   // A client that went away aborts what its request was waiting for: no one reads the answer, nothing to log.

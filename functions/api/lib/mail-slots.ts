@@ -17,12 +17,19 @@ export interface MailSlot {
 
 /** Null when the slot is taken (the e-mails may go), else why not, as the client may read it. */
 export async function takeMailSlot(deps: Deps, slot: MailSlot): Promise<string | null> {
-  const [{ refusal }] = await queryAs(deps, server,
-    sql`select private.take_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails}) as refusal`);
+  const [{ refusal }] = await queryAs(
+    deps,
+    server,
+    sql`select private.take_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails}) as refusal`,
+  );
   return refusal;
 }
 
 /** Gives back a slot whose e-mails could not be sent: the account may ask again at once. */
 export async function giveBackMailSlot(deps: Deps, slot: MailSlot): Promise<void> {
-  await queryAs(deps, server, sql`select private.give_back_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails})`);
+  await queryAs(
+    deps,
+    server,
+    sql`select private.give_back_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails})`,
+  );
 }

@@ -23,14 +23,30 @@ const error = (description: string) => ({
 });
 
 const common: [string, (operation: Operation) => boolean, string][] = [
-  ['400', () => true, 'A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range'],
-  ['401', (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false, 'A malformed, invalid or expired access token, or an ended session'],
+  [
+    '400',
+    () => true,
+    'A path, query or header that is not UTF-8; with a body, malformed JSON, or a field missing, of the wrong type or out of range',
+  ],
+  [
+    '401',
+    (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false,
+    'A malformed, invalid or expired access token, or an ended session',
+  ],
   ['408', (op) => op.requestBody !== undefined, 'The body did not arrive within 10 s'],
   ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
   ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
-  ['429', () => true, 'Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth)'],
+  [
+    '429',
+    () => true,
+    'Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth)',
+  ],
   ['500', () => true, 'Unexpected; quote the request id'],
-  ['503', () => true, 'The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After)'],
+  [
+    '503',
+    () => true,
+    'The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After)',
+  ],
   ['504', () => true, "The database took longer than the caller's statement timeout"],
 ];
 
@@ -60,7 +76,9 @@ for (const codes of Object.values(operationCodes)) {
 export function exampleCode(status: number, codes: string[]): string {
   const usual = errorCodes[status].example.code;
   const shown = (code: string) => errorMessages[code] !== undefined;
-  const rank = (code: string): [number, number, number] => [shown(code) ? 0 : 1, operationsAnswering.get(code) ?? 0, code === usual ? 0 : 1];
+  const rank = (
+    code: string,
+  ): [number, number, number] => [shown(code) ? 0 : 1, operationsAnswering.get(code) ?? 0, code === usual ? 0 : 1];
   return [...codes].sort((a, b) => {
     const [x, y] = [rank(a), rank(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || a.localeCompare(b);
@@ -80,7 +98,11 @@ function errorOf(status: number, codes: string[]) {
         type: 'object',
         required: ['code', 'message'],
         properties: {
-          code: { type: 'string', enum: codes, description: 'Stable: clients branch on it (supabase/ERRORS.md says what each means)' },
+          code: {
+            type: 'string',
+            enum: codes,
+            description: 'Stable: clients branch on it (supabase/ERRORS.md says what each means)',
+          },
           message: { type: 'string', description: 'For people; may change', example: example.message },
           details: {
             type: 'array',
@@ -93,7 +115,11 @@ function errorOf(status: number, codes: string[]) {
               },
             },
           },
-          request_id: { type: 'string', description: 'The X-Request-Id header: quote it in a bug report', example: errorExample.request_id },
+          request_id: {
+            type: 'string',
+            description: 'The X-Request-Id header: quote it in a bug report',
+            example: errorExample.request_id,
+          },
         },
       },
     },
@@ -112,7 +138,8 @@ export function withErrorCodes<D extends Document>(document: D): D {
   for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
     for (const operation of Object.values(methods)) {
       for (const [status, answer] of Object.entries(operation?.responses ?? {})) {
-        const content = (answer as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.['application/json'];
+        const content = (answer as { content?: Record<string, { schema?: { $ref?: string } }> }).content
+          ?.['application/json'];
         // Only the error envelope (health's 503 is its own report of the services).
         if (!errorCodes[Number(status)] || content?.schema?.$ref !== '#/components/schemas/Error') continue;
         const all = errorCodes[Number(status)].codes;
@@ -121,9 +148,12 @@ export function withErrorCodes<D extends Document>(document: D): D {
         // A status the reading finds no code of keeps them all, rather than promise none.
         const key = `${status} ${codes}`;
         if (!named.has(key)) {
-          named.set(key, codes.length === all.length || codes.length === 0
-            ? `Error${status}`
-            : `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Error${status}`);
+          named.set(
+            key,
+            codes.length === all.length || codes.length === 0
+              ? `Error${status}`
+              : `${operation.operationId![0].toUpperCase()}${operation.operationId!.slice(1)}Error${status}`,
+          );
         }
         const name = named.get(key)!;
         schemas[name] ??= errorOf(Number(status), codes.length === 0 ? all : codes);

@@ -9,7 +9,13 @@ export interface PoolGate {
 }
 
 function busy(): ApiError {
-  return new ApiError(503, 'database_busy', 'Every database connection is busy; try again in a moment', undefined, databaseRetryAfter);
+  return new ApiError(
+    503,
+    'database_busy',
+    'Every database connection is busy; try again in a moment',
+    undefined,
+    databaseRetryAfter,
+  );
 }
 
 export function createPoolGate(slots: number, maxWaiting: number, maxWaitMs: number): PoolGate {

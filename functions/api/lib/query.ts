@@ -18,12 +18,21 @@ const replicaBehind = 'DKLAG';
 /** A standby cancelled the read because replay had to change what it was reading (conflict with recovery). */
 const recoveryConflict = '40001';
 
-export async function queryAs(using: Using, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+export async function queryAs(
+  using: Using,
+  caller: Caller,
+  statement: SqlText,
+): Promise<postgres.RowList<postgres.Row[]>> {
   const replica = using.readOnly ? await using.db.replicas.pick() : undefined;
   return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
 }
 
-async function readOnReplica(using: Using, replica: Pool, caller: Caller, statement: SqlText): Promise<postgres.RowList<postgres.Row[]>> {
+async function readOnReplica(
+  using: Using,
+  replica: Pool,
+  caller: Caller,
+  statement: SqlText,
+): Promise<postgres.RowList<postgres.Row[]>> {
   let writes: string | null = null;
   if (caller.role === 'authenticated') {
     const [row] = await queryOnPrimary(using, caller, sql`select private.read_mark() as writes`);

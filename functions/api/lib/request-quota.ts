@@ -24,7 +24,9 @@ export function takeQuota(quota: RequestQuota | undefined, caller: Caller): SqlT
   if (!quota || quota.taken) return new SqlText('');
   quota.taken = true;
   const account = caller.role === 'authenticated' ? caller.userId : null;
-  const take = sql`select set_config('client_min_messages', 'error', true), private.take_request_quota(${account}, ${quota.address ?? null}) as request_quota;`;
+  const take = sql`select set_config('client_min_messages', 'error', true), private.take_request_quota(${account}, ${
+    quota.address ?? null
+  }) as request_quota;`;
   return new SqlText(`${take.text} commit;`);
 }
 
@@ -35,6 +37,8 @@ export function takeQuota(quota: RequestQuota | undefined, caller: Caller): SqlT
 export function noteQuota(quota: RequestQuota | undefined, answer: readonly unknown[]): void {
   if (!quota?.taken || quota.left) return;
   const results = Array.isArray(answer[0]) ? answer as unknown[][] : [answer];
-  const row = results.find((rows) => rows[0] && typeof rows[0] === 'object' && 'request_quota' in rows[0])?.[0] as { request_quota: Quota | null } | undefined;
+  const row = results.find((rows) => rows[0] && typeof rows[0] === 'object' && 'request_quota' in rows[0])?.[0] as {
+    request_quota: Quota | null;
+  } | undefined;
   if (row?.request_quota) quota.left = row.request_quota;
 }

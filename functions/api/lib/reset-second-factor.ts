@@ -34,15 +34,29 @@ export async function proveSecondFactor(
 
   if (input.lost_authenticator) return await removeLostFactors(deps, user.id, recovery.access_token);
   if (!input.totp_code) {
-    throw new ApiError(403, 'second_factor_required', 'This account has a second factor: send totp_code, the current code of ' +
-      'your authenticator app, or lost_authenticator: true if you lost it (ask for a new e-mailed code first: this one is used)');
+    throw new ApiError(
+      403,
+      'second_factor_required',
+      'This account has a second factor: send totp_code, the current code of ' +
+        'your authenticator app, or lost_authenticator: true if you lost it (ask for a new e-mailed code first: this one is used)',
+    );
   }
-  const factor = input.factor_id ? factors.find((f) => f.id === input.factor_id) : factors.length === 1 ? factors[0] : undefined;
+  const factor = input.factor_id
+    ? factors.find((f) => f.id === input.factor_id)
+    : factors.length === 1
+    ? factors[0]
+    : undefined;
   if (!factor) {
-    throw new ApiError(400, 'factor_id_required', 'Give factor_id: the account has several authenticators (or none with that id)');
+    throw new ApiError(
+      400,
+      'factor_id_required',
+      'Give factor_id: the account has several authenticators (or none with that id)',
+    );
   }
   const stepped = await deps.auth.challenge(recovery.access_token, factor.id, clientIp)
-    .then((challenge) => deps.auth.verifyFactor(recovery.access_token, factor.id, challenge.id, input.totp_code!, clientIp, userAgent))
+    .then((challenge) =>
+      deps.auth.verifyFactor(recovery.access_token, factor.id, challenge.id, input.totp_code!, clientIp, userAgent)
+    )
     .catch((error) => {
       throw fromAuth(error);
     });

@@ -11,7 +11,12 @@ export function createRouter() {
         path: issue.path.join('.'),
         message: issue.message,
       }));
-      throw new ApiError(400, 'validation_failed', `Invalid request: ${details[0]?.path || 'input'}: ${details[0]?.message}`, details);
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `Invalid request: ${details[0]?.path || 'input'}: ${details[0]?.message}`,
+        details,
+      );
     },
   });
 }

@@ -25,7 +25,11 @@ export async function rpc<F extends ApiFunction>(
   if (deps.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
   // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
   // call (the subquery runs first), for the answer's RateLimit-* headers.
-  const [row] = await queryAs(deps, caller, new SqlText(`select r.result, current_setting('daykeeper.write_quota', true) as quota from (${call} offset 0) r`));
+  const [row] = await queryAs(
+    deps,
+    caller,
+    new SqlText(`select r.result, current_setting('daykeeper.write_quota', true) as quota from (${call} offset 0) r`),
+  );
   const quota = parseQuota(row.quota);
   if (quota) deps.onWriteQuota?.(quota);
   return row.result;

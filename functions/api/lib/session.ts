@@ -18,7 +18,9 @@ export async function sessionReply(deps: Deps, session: AuthSession) {
   const factors = (session.user.factors ?? []).filter((factor) => factor.status === 'verified');
   const aal: 'aal1' | 'aal2' = caller.claims.aal === 'aal2' ? 'aal2' : 'aal1';
   // A pending removal of the factors is told to every new session of the account (docs/PRODUCT.md, "Two-factor").
-  const recovery = factors.length === 0 ? null : (await queryAs(deps, caller, rpcStatement('factor_recovery', {})))[0].result;
+  const recovery = factors.length === 0
+    ? null
+    : (await queryAs(deps, caller, rpcStatement('factor_recovery', {})))[0].result;
   return {
     session: {
       access_token: session.access_token,
@@ -35,7 +37,9 @@ export async function sessionReply(deps: Deps, session: AuthSession) {
       step_up_required: aal === 'aal1' && factors.length > 0,
       recovery,
       factors: factors.map((factor) => ({
-        id: factor.id, friendly_name: factor.friendly_name ?? null, factor_type: factor.factor_type as 'totp' | 'phone' | 'webauthn',
+        id: factor.id,
+        friendly_name: factor.friendly_name ?? null,
+        factor_type: factor.factor_type as 'totp' | 'phone' | 'webauthn',
       })),
     },
   };

@@ -34,5 +34,11 @@ export async function assertMailUp(env: Env): Promise<void> {
 }
 
 export function mailUnavailable(): ApiError {
-  return new ApiError(503, 'mail_unavailable', 'E-mail cannot be sent right now; nothing was sent, try again later', undefined, 30);
+  return new ApiError(
+    503,
+    'mail_unavailable',
+    'E-mail cannot be sent right now; nothing was sent, try again later',
+    undefined,
+    30,
+  );
 }

@@ -16,10 +16,14 @@ export function literal(value: unknown): string {
     if (!Number.isFinite(value)) throw new ApiError(400, 'value_out_of_range', 'A number is out of range');
     return String(value);
   }
-  if (Array.isArray(value)) return literal(`{${value.map((item) => `"${String(item).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`);
+  if (Array.isArray(value)) {
+    return literal(`{${value.map((item) => `"${String(item).replace(/[\\"]/g, '\\$&')}"`).join(',')}}`);
+  }
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   // Postgres text cannot hold NUL, and a NUL would end the protocol message early.
-  if (text.includes('\u0000')) throw new ApiError(400, 'invalid_text', 'Text may not contain the NUL character (\\u0000)');
+  if (text.includes('\u0000')) {
+    throw new ApiError(400, 'invalid_text', 'Text may not contain the NUL character (\\u0000)');
+  }
   const quoted = `'${text.replace(/'/g, "''")}'`;
   return text.includes('\\') ? ` E${quoted.replace(/\\/g, '\\\\')}` : quoted;
 }

@@ -33,7 +33,10 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
   // every 30 s), so that tokens keep being verified while Auth is down.
   const publicKeys: JWTVerifyGetKey = options.jwks
     ? createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0])
-    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`), { cacheMaxAge: Infinity, timeoutDuration: 3000 });
+    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`), {
+      cacheMaxAge: Infinity,
+      timeoutDuration: 3000,
+    });
   const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : undefined;
   // This project's Auth: a token another project's Auth signed with a key we trust is still refused.
   const issuer = options.authUrl;

@@ -23,14 +23,19 @@ function isUtf8(bytes: Uint8Array): boolean {
 
 /** The bytes a path or query stands for: each %XX its byte, anything else (a % without two hex digits too) as UTF-8. */
 function unescaped(text: string): Uint8Array {
-  return Uint8Array.from(text.split(/(%[0-9A-Fa-f]{2})/).flatMap((part) => escape.test(part) ? [parseInt(part.slice(1), 16)] : [...encoder.encode(part)]));
+  return Uint8Array.from(
+    text.split(/(%[0-9A-Fa-f]{2})/).flatMap((part) =>
+      escape.test(part) ? [parseInt(part.slice(1), 16)] : [...encoder.encode(part)]
+    ),
+  );
 }
 
 /** A header's value as the runtime hands it, one character per byte (a ByteString), read back as its bytes. */
 const headerBytes = (value: string) => Uint8Array.from(value, (character) => character.charCodeAt(0));
 
 /** The refusal's message, the gateway's too. */
-export const notUtf8Message = 'The request is not UTF-8: its path, its query or a header holds bytes that are no character (such as %FF)';
+export const notUtf8Message =
+  'The request is not UTF-8: its path, its query or a header holds bytes that are no character (such as %FF)';
 
 export const utf8Only = createMiddleware<AppEnv>(async (c, next) => {
   const url = new URL(c.req.url);

@@ -16,7 +16,19 @@ import type { Deps } from '../lib/context.ts';
 import type { Json } from '../database.types.ts';
 import type { Caller } from '../lib/tokens.ts';
 import {
-  AvatarUrl, Bio, body, Code, DisplayName, Email, json, MessageSchema, Password, PasswordText, ProfileSchema, TimeZone, Username,
+  AvatarUrl,
+  Bio,
+  body,
+  Code,
+  DisplayName,
+  Email,
+  json,
+  MessageSchema,
+  Password,
+  PasswordText,
+  ProfileSchema,
+  TimeZone,
+  Username,
 } from './schemas.ts';
 
 const tags = ['account'];
@@ -43,26 +55,38 @@ const editAccount = createRoute({
     'One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.',
   middleware: [requireUser] as const,
   security,
-  request: body(z.object({
-    ...profileFields,
-    email: Email.optional(),
-    password: Password.optional(),
-    current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'Tr0ub4dor&3' }),
-  }).strict()),
+  request: body(
+    z.object({
+      ...profileFields,
+      email: Email.optional(),
+      password: Password.optional(),
+      current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'Tr0ub4dor&3' }),
+    }).strict(),
+  ),
   responses: {
-    200: json(z.object({ profile: ProfileSchema, email_change_pending: z.boolean().openapi({ example: false }) }).openapi('AccountEdited'), 'Edited'),
+    200: json(
+      z.object({ profile: ProfileSchema, email_change_pending: z.boolean().openapi({ example: false }) }).openapi(
+        'AccountEdited',
+      ),
+      'Edited',
+    ),
     400: errorResponse('Invalid field, reserved username, weak or same password'),
     401: errorResponse('Not signed in, or wrong current password'),
-    403: errorResponse('Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)'),
+    403: errorResponse(
+      'Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)',
+    ),
     409: errorResponse('Username taken'),
-    429: errorResponse('A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits'),
+    429: errorResponse(
+      'A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits',
+    ),
   },
 });
 
 const resetPicture = createRoute({
   method: 'put',
   path: '/resetprofilepicture',
-  operationId: 'resetProfilePicture', description: "Removes your avatar: your profile shows none until you set avatar_url again.",
+  operationId: 'resetProfilePicture',
+  description: 'Removes your avatar: your profile shows none until you set avatar_url again.',
   tags,
   summary: 'Back to the default avatar',
   middleware: [requireUser] as const,
@@ -73,7 +97,9 @@ const resetPicture = createRoute({
 const deleteAccount = createRoute({
   method: 'delete',
   path: '/user',
-  operationId: 'deleteAccount', description: "Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.",
+  operationId: 'deleteAccount',
+  description:
+    'Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.',
   tags,
   summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
   middleware: [requireUser] as const,
@@ -153,7 +179,9 @@ async function editAccountOf(v: Editor, changes: Edit) {
   if (password) Object.assign(credentials, { password, current_password: currentPassword ?? '' });
   const changesCredentials = Object.keys(credentials).length > 0;
   if (changesCredentials) {
-    if (!currentPassword) throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
+    if (!currentPassword) {
+      throw new ApiError(400, 'current_password_required', 'Give current_password to change the e-mail or password');
+    }
     await requireSecondFactor(deps, caller);
     const current = await ownProfile(deps, caller);
     // Proving the current password makes a short-lived session of its own, ended at once.
@@ -164,7 +192,8 @@ async function editAccountOf(v: Editor, changes: Edit) {
     // One new address a minute, whatever it is, spent before Auth is asked (private.take_email_change_slot).
     if (email && email !== current.email) await queryAs(deps, caller, sql`select private.take_email_change_slot()`);
   }
-  const edit = (credentialChanges: Record<string, string>) => editInOneTransaction(v, profileChanges, credentialChanges);
+  const edit = (credentialChanges: Record<string, string>) =>
+    editInOneTransaction(v, profileChanges, credentialChanges);
   const profile = await edit(credentials).catch(async (error) => {
     if (!(error instanceof AddressRefused)) throw error;
     const answer: unknown = mailHeldBack(error.refusal)
@@ -173,7 +202,9 @@ async function editAccountOf(v: Editor, changes: Edit) {
     // An address that is taken or banned is answered as one that is free (the change then waits for a code
     // that never comes), and so is a free one Auth will not e-mail now: no one learns from this answer whom an
     // address belongs to. The rest of the edit holds.
-    if (answer !== undefined && !(answer instanceof ApiError && ['email_taken', 'email_banned'].includes(answer.code))) throw answer;
+    if (
+      answer !== undefined && !(answer instanceof ApiError && ['email_taken', 'email_banned'].includes(answer.code))
+    ) throw answer;
     const { email: _refused, ...rest } = credentials;
     return await edit(rest);
   });
@@ -184,7 +215,9 @@ export const account = createRouter()
   .openapi(editAccount, async (c) => {
     const changes = c.req.valid('json');
     // Whatever the new address, the answer comes no sooner than emailChangeMs: its time tells nothing either.
-    const answer = changes.email ? await atLeast(emailChangeMs, () => editAccountOf(c.var, changes)) : await editAccountOf(c.var, changes);
+    const answer = changes.email
+      ? await atLeast(emailChangeMs, () => editAccountOf(c.var, changes))
+      : await editAccountOf(c.var, changes);
     return c.json(answer, 200);
   })
   .openapi(resetPicture, async (c) => {

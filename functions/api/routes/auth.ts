@@ -16,8 +16,24 @@ import { proveSecondFactor } from '../lib/reset-second-factor.ts';
 import { ownProfile, sessionReply } from '../lib/session.ts';
 import { anonymous, server } from '../lib/tokens.ts';
 import {
-  AccountId, body, Code, DisplayName, Email, FactorRecoverySchema, Id, json, MessageSchema, OwnEmail, Password, PasswordText, ProfileSchema,
-  RefreshToken, SessionSchema, TimeZone, TotpCode, Username,
+  AccountId,
+  body,
+  Code,
+  DisplayName,
+  Email,
+  FactorRecoverySchema,
+  Id,
+  json,
+  MessageSchema,
+  OwnEmail,
+  Password,
+  PasswordText,
+  ProfileSchema,
+  RefreshToken,
+  SessionSchema,
+  TimeZone,
+  TotpCode,
+  Username,
 } from './schemas.ts';
 
 const tags = ['auth'];
@@ -26,7 +42,9 @@ const sentAnyway = 'If an account exists for this address, we sent it a code';
 const register = createRoute({
   method: 'post',
   path: '/auth/register',
-  operationId: 'register', description: "Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in before. The username follows the rules of the schema and may not be a reserved word. An address whose account awaits confirmation is answered 409 and its owner is e-mailed a reset code.",
+  operationId: 'register',
+  description:
+    'Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in before. The username follows the rules of the schema and may not be a reserved word. An address whose account awaits confirmation is answered 409 and its owner is e-mailed a reset code.',
   security: [],
   tags,
   summary: 'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
@@ -38,7 +56,10 @@ const register = createRoute({
     time_zone: TimeZone.optional(),
   })),
   responses: {
-    201: json(z.object({ confirmation_required: z.literal(true), email: OwnEmail }).openapi('Registered'), 'Registered; confirm with the e-mailed code'),
+    201: json(
+      z.object({ confirmation_required: z.literal(true), email: OwnEmail }).openapi('Registered'),
+      'Registered; confirm with the e-mailed code',
+    ),
     400: errorResponse('Invalid field, reserved username or weak password'),
     403: errorResponse('The e-mail belongs to a banned account'),
     409: errorResponse('Username taken, or the e-mail already awaits confirmation'),
@@ -66,7 +87,9 @@ const confirmEmail = createRoute({
 const login = createRoute({
   method: 'post',
   path: '/auth/login',
-  operationId: 'login', description: "Signs in with a username or an e-mail and the password, and answers the session (access and refresh tokens), the user and the profile. An unknown account, a wrong password and a banned account get one identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.",
+  operationId: 'login',
+  description:
+    'Signs in with a username or an e-mail and the password, and answers the session (access and refresh tokens), the user and the profile. An unknown account, a wrong password and a banned account get one identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.',
   security: [],
   tags,
   summary: 'Sign in with a username or e-mail and the password',
@@ -100,7 +123,9 @@ const google = createRoute({
 const refresh = createRoute({
   method: 'post',
   path: '/auth/refresh',
-  operationId: 'refreshSession', description: "Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned or deleted account's refresh token is refused.",
+  operationId: 'refreshSession',
+  description:
+    "Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned or deleted account's refresh token is refused.",
   security: [],
   tags,
   summary: 'Trade a refresh token for a new session (the refresh token rotates)',
@@ -114,7 +139,9 @@ const refresh = createRoute({
 const forgetPassword = createRoute({
   method: 'post',
   path: '/auth/forget_password',
-  operationId: 'forgetPassword', description: "E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an account.",
+  operationId: 'forgetPassword',
+  description:
+    'E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an account.',
   security: [],
   tags,
   summary: 'E-mail a password reset code; the same answer whether or not the account exists',
@@ -126,24 +153,34 @@ const resetPassword = createRoute({
   method: 'post',
   path: '/auth/reset_password',
   operationId: 'resetPassword',
-  description: 'Sets a new password with the code from POST /auth/forget_password and signs out every other session of the ' +
+  description:
+    'Sets a new password with the code from POST /auth/forget_password and signs out every other session of the ' +
     'account. An account with a second factor also sends `totp_code`, the current code of its authenticator app (and ' +
     '`factor_id` when it has several); one that lost the authenticator sends `lost_authenticator: true` instead, which ' +
     'starts the 72-hour removal of its factors (202, the password unchanged): once it is over, the same reset sets the ' +
-    'password. The e-mailed code is used up by each attempt. The authenticator\'s code is checked as on every door ' +
+    "password. The e-mailed code is used up by each attempt. The authenticator's code is checked as on every door " +
     '(private.mfa_verification_attempt()).',
   security: [],
   tags,
-  summary: 'Set a new password with the e-mailed code (and the authenticator\'s, if the account has one); signs out every other session',
+  summary:
+    "Set a new password with the e-mailed code (and the authenticator's, if the account has one); signs out every other session",
   request: body(z.object({
-    email: Email, code: Code, password: Password,
+    email: Email,
+    code: Code,
+    password: Password,
     totp_code: TotpCode.optional(),
     factor_id: Id.optional().openapi({ description: 'The factor totp_code is from, when the account has several' }),
-    lost_authenticator: z.boolean().optional().openapi({ description: 'Start removing the factors (72 hours) instead', example: false }),
+    lost_authenticator: z.boolean().optional().openapi({
+      description: 'Start removing the factors (72 hours) instead',
+      example: false,
+    }),
   })),
   responses: {
     200: json(SessionSchema, 'Password changed; a new session'),
-    202: json(FactorRecoverySchema, 'The authenticator is lost: its removal started (or goes on); the password is unchanged'),
+    202: json(
+      FactorRecoverySchema,
+      'The authenticator is lost: its removal started (or goes on); the password is unchanged',
+    ),
     400: errorResponse('Wrong or expired code, or weak password'),
     403: errorResponse('The account has a second factor: send totp_code, or lost_authenticator'),
   },
@@ -152,7 +189,9 @@ const resetPassword = createRoute({
 const resendCode = createRoute({
   method: 'post',
   path: '/auth/resend_code',
-  operationId: 'resendCode', description: "E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the address has one.",
+  operationId: 'resendCode',
+  description:
+    'E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the address has one.',
   security: [],
   tags,
   summary: 'Send the confirmation (or password reset) code again; the same answer whether or not the account exists',
@@ -163,13 +202,19 @@ const resendCode = createRoute({
 const getUser = createRoute({
   method: 'get',
   path: '/auth/user',
-  operationId: 'getCurrentUser', description: "The signed-in user's account and profile, with their own e-mail address (shown to its owner only).",
+  operationId: 'getCurrentUser',
+  description: "The signed-in user's account and profile, with their own e-mail address (shown to its owner only).",
   tags,
   summary: 'The signed-in user: account and profile, with their own e-mail',
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
   responses: {
-    200: json(z.object({ user: z.object({ id: AccountId, email: OwnEmail.nullable() }), profile: ProfileSchema }).openapi('CurrentUser'), 'The caller'),
+    200: json(
+      z.object({ user: z.object({ id: AccountId, email: OwnEmail.nullable() }), profile: ProfileSchema }).openapi(
+        'CurrentUser',
+      ),
+      'The caller',
+    ),
     401: errorResponse('Missing, invalid or expired access token, or the session has ended'),
   },
 });
@@ -177,23 +222,37 @@ const getUser = createRoute({
 const requestDeleteCode = createRoute({
   method: 'post',
   path: '/auth/requestdeletecode',
-  operationId: 'requestDeleteCode', description: "E-mails you the code that DELETE /user needs. One a minute: a second request within it is a 429.",
+  operationId: 'requestDeleteCode',
+  description: 'E-mails you the code that DELETE /user needs. One a minute: a second request within it is a 429.',
   tags,
   summary: 'E-mail the signed-in user a code that confirms deleting their account (DELETE /user)',
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
-  responses: { 200: json(MessageSchema, 'Code sent'), 401: errorResponse('Not signed in'), 429: errorResponse('Too many codes') },
+  responses: {
+    200: json(MessageSchema, 'Code sent'),
+    401: errorResponse('Not signed in'),
+    429: errorResponse('Too many codes'),
+  },
 });
 
 const logout = createRoute({
   method: 'post',
   path: '/auth/logout',
-  operationId: 'logout', description: "Ends this session, or with {\"all\": true} every session of the account: their tokens are refused at once.",
+  operationId: 'logout',
+  description:
+    'Ends this session, or with {"all": true} every session of the account: their tokens are refused at once.',
   tags,
   summary: 'End this session, or every session of the account with {"all": true}',
   middleware: [requireUser] as const,
   security: [{ bearerAuth: [] }],
-  request: { body: { required: false, content: { 'application/json': { schema: z.object({ all: z.boolean().default(false).openapi({ example: false }) }) } } } },
+  request: {
+    body: {
+      required: false,
+      content: {
+        'application/json': { schema: z.object({ all: z.boolean().default(false).openapi({ example: false }) }) },
+      },
+    },
+  },
   responses: { 200: json(MessageSchema, 'Signed out'), 401: errorResponse('Not signed in') },
 });
 
@@ -218,21 +277,32 @@ export const auth = createRouter()
     const { deps } = c.var;
     // Precise errors about the username first (the sign-up trigger enforces the same rules again).
     const timeZone = input.time_zone ?? 'UTC';
-    await queryAs(deps, anonymous, rpcStatement('check_registration', { p_username: input.username, p_email: input.email, p_time_zone: timeZone }));
+    await queryAs(
+      deps,
+      anonymous,
+      rpcStatement('check_registration', { p_username: input.username, p_email: input.email, p_time_zone: timeZone }),
+    );
     // Checked before Auth is asked: Auth answers a confirmed address at once and fails a new one on the mail.
     await assertMailUp(deps.env);
     // Auth signs up a new address after sending its e-mail, and answers a confirmed one at once.
     await atLeast(registerMs, async () => {
-      const [{ pending }] = await queryAs(deps, server, sql`select private.awaits_confirmation(${input.email}) as pending`);
+      const [{ pending }] = await queryAs(
+        deps,
+        server,
+        sql`select private.awaits_confirmation(${input.email}) as pending`,
+      );
       if (pending) {
         // Auth would keep the first registrant's password (see private.awaits_confirmation). Instead the owner
         // gets a password-reset code: rate-limited like a sign-up, so the 409 is no unthrottled oracle either.
         await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
           if (!isMailRefused(error)) throw fromAuth(error);
         });
-        throw new ApiError(409, 'email_pending_confirmation',
+        throw new ApiError(
+          409,
+          'email_pending_confirmation',
           'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ' +
-          'choose your password with POST /auth/reset_password, which confirms the address too.');
+            'choose your password with POST /auth/reset_password, which confirms the address too.',
+        );
       }
       const metadata = { username: input.username, display_name: input.display_name ?? '', time_zone: timeZone };
       await deps.auth.signUp(input.email, input.password, metadata, c.var.clientIp).catch(async (error) => {
@@ -260,14 +330,16 @@ export const auth = createRouter()
       // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
       email = row.email ?? 'unknown-user@example.invalid';
     }
-    const session = await deps.auth.signIn(email, password, c.var.clientIp, c.req.header('user-agent')).catch(async (error) => {
-      // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
-      // takes the same time, so the delay does not tell which accounts exist.
-      await sleepUntil(started + failedLoginMs);
-      // Auth refuses a banned account before it checks the password, so a distinct answer would tell anyone
-      // that an account exists and is banned: it gets the wrong-password answer.
-      throw fromAuth(error, { user_banned: translations.invalid_credentials });
-    });
+    const session = await deps.auth.signIn(email, password, c.var.clientIp, c.req.header('user-agent')).catch(
+      async (error) => {
+        // Auth answers an unknown account at once but checks a known one's password hash first: every refusal
+        // takes the same time, so the delay does not tell which accounts exist.
+        await sleepUntil(started + failedLoginMs);
+        // Auth refuses a banned account before it checks the password, so a distinct answer would tell anyone
+        // that an account exists and is banned: it gets the wrong-password answer.
+        throw fromAuth(error, { user_banned: translations.invalid_credentials });
+      },
+    );
     return c.json(await sessionReply(deps, session), 200);
   })
   .openapi(google, (c) => {
@@ -283,7 +355,11 @@ export const auth = createRouter()
   .openapi(refresh, async (c) => {
     const { refresh_token: token } = c.req.valid('json');
     const session = await c.var.deps.auth.refresh(token, c.var.clientIp, c.req.header('user-agent')).catch((error) => {
-      const invalid: [401, string, string] = [401, 'invalid_refresh_token', 'The refresh token is invalid, used or expired'];
+      const invalid: [401, string, string] = [
+        401,
+        'invalid_refresh_token',
+        'The refresh token is invalid, used or expired',
+      ];
       throw fromAuth(error, { session_not_found: invalid, validation_failed: invalid });
     });
     return c.json(await sessionReply(c.var.deps, session), 200);

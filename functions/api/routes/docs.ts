@@ -48,12 +48,17 @@ let page: Promise<MiddlewareHandler> | undefined;
 function swaggerPage(): Promise<MiddlewareHandler> {
   // Relative URLs, so the page works under any prefix: …/api/docs loads …/api/openapi.json and
   // …/api/docs/swagger-ui-dist/<file>.
-  return page ??= import('@hono/swagger-ui').then(({ swaggerUI }) => swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' }));
+  return page ??= import('@hono/swagger-ui').then(({ swaggerUI }) =>
+    swaggerUI({ title: 'DayKeeper API', url: 'openapi.json', baseUrl: 'docs' })
+  );
 }
 
 export const docs = createRouter()
   .get('/docs', async (c, next) => (await swaggerPage())(c, next))
   .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async (c) => {
     const name = c.req.param('file');
-    return c.body(await asset(name), 200, { 'Content-Type': assetTypes[name], 'Cache-Control': 'public, max-age=3600' });
+    return c.body(await asset(name), 200, {
+      'Content-Type': assetTypes[name],
+      'Cache-Control': 'public, max-age=3600',
+    });
   });

@@ -9,12 +9,33 @@ import { errorResponses } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { sql } from '../lib/sql-text.ts';
 import {
-  AccountId, AuthorSchema, CommentId, CommentSchema, Id, json, OwnEmail, PostId, PostSchema, ProfileSchema, ReasonText, Timestamp,
+  AccountId,
+  AuthorSchema,
+  CommentId,
+  CommentSchema,
+  Id,
+  json,
+  OwnEmail,
+  PostId,
+  PostSchema,
+  ProfileSchema,
+  ReasonText,
+  Timestamp,
 } from './schemas.ts';
 
 /** The sections after the profile, in the archive's order. */
 const sections = [
-  'posts', 'comments', 'likes', 'comment_likes', 'following', 'followers', 'close_friends', 'blocks', 'mutes', 'reports', 'notifications',
+  'posts',
+  'comments',
+  'likes',
+  'comment_likes',
+  'following',
+  'followers',
+  'close_friends',
+  'blocks',
+  'mutes',
+  'reports',
+  'notifications',
 ] as const;
 const batch = 500;
 
@@ -45,30 +66,56 @@ const ArchiveSchema = z.object({
   comments: z.array(CommentSchema.omit({ viewer: true })),
   likes: z.array(z.object({ post_id: PostId, liked_at: Timestamp })),
   comment_likes: z.array(z.object({ comment_id: CommentId, liked_at: Timestamp })),
-  following: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({ description: 'Pending: a follow request you made' }),
-  followers: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({ description: 'Pending: a request made to you' }),
+  following: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({
+    description: 'Pending: a follow request you made',
+  }),
+  followers: z.array(Related.extend({ status: z.enum(['accepted', 'pending']) })).openapi({
+    description: 'Pending: a request made to you',
+  }),
   close_friends: z.array(Related),
   blocks: z.array(Related),
-  mutes: z.array(Related.extend({ notifications_only: z.boolean().openapi({ example: false }), expires_at: Timestamp.nullable() })),
+  mutes: z.array(
+    Related.extend({ notifications_only: z.boolean().openapi({ example: false }), expires_at: Timestamp.nullable() }),
+  ),
   reports: z.array(z.object({
-    id: Id, target_type: z.enum(['user', 'post', 'comment']), target_user_id: AccountId.nullable(),
-    target_post_id: PostId.nullable(), target_comment_id: CommentId.nullable(), reason: ReasonText, created_at: Timestamp,
+    id: Id,
+    target_type: z.enum(['user', 'post', 'comment']),
+    target_user_id: AccountId.nullable(),
+    target_post_id: PostId.nullable(),
+    target_comment_id: CommentId.nullable(),
+    reason: ReasonText,
+    created_at: Timestamp,
   })),
-  notifications: z.array(z.object({ id: Id, kind: z.string().openapi({ example: 'comment' }), created_at: Timestamp, read_at: Timestamp.nullable() }).passthrough()),
+  notifications: z.array(
+    z.object({
+      id: Id,
+      kind: z.string().openapi({ example: 'comment' }),
+      created_at: Timestamp,
+      read_at: Timestamp.nullable(),
+    }).passthrough(),
+  ),
 }).openapi('Archive');
 
 const exportRoute = createRoute({
-  method: 'get', path: '/user/export', operationId: 'exportAccount', tags: ['account'], security: [{ bearerAuth: [] }],
+  method: 'get',
+  path: '/user/export',
+  operationId: 'exportAccount',
+  tags: ['account'],
+  security: [{ bearerAuth: [] }],
   summary: 'Download everything your account owns, as one JSON archive',
-  description: 'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
+  description:
+    'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
     'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other ' +
     "accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a " +
-    "close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, " +
+    'close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, ' +
     'whole however large. One export at a time per account: another while one runs is a 429.',
   middleware: [requireUser] as const,
   responses: {
     200: json(ArchiveSchema, 'The archive'),
-    ...errorResponses({ 401: 'Not signed in', 429: 'Another export of your account is running (export_in_progress): one at a time' }),
+    ...errorResponses({
+      401: 'Not signed in',
+      429: 'Another export of your account is running (export_in_progress): one at a time',
+    }),
   },
 });
 
@@ -84,7 +131,11 @@ export const accountExport = createRouter().openapi(exportRoute, async (c) => {
   const reading = readPageByPageAs(c.var.deps, c.var.caller, sql`select private.start_export()`, async (run) => {
     const [profile] = await run(sql`select p.item from private.account_export_page('profile', 'infinity', null, 1) p`);
     started();
-    await write(`{"format":"daykeeper-archive/1","exported_at":${JSON.stringify(new Date().toISOString())},"profile":${JSON.stringify(profile.item)}`);
+    await write(
+      `{"format":"daykeeper-archive/1","exported_at":${JSON.stringify(new Date().toISOString())},"profile":${
+        JSON.stringify(profile.item)
+      }`,
+    );
     for (const section of sections) {
       await write(`,${JSON.stringify(section)}:[`);
       let separator = '';

@@ -27,7 +27,9 @@ const HealthSchema = z
 const route = createRoute({
   method: 'get',
   path: '/health',
-  operationId: 'getHealth', description: "Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).",
+  operationId: 'getHealth',
+  description:
+    'Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).',
   security: [],
   tags: ['health'],
   summary: 'State of the facade and of the services it depends on',
@@ -86,7 +88,11 @@ async function replicaState({ db }: Deps): Promise<'up' | 'down' | 'none'> {
 export const health = createRouter().openapi(route, async (c) => {
   const { deps } = c.var;
   const [database, auth, rest, mail, replicas] = await Promise.all([
-    databaseIsUp(deps), authIsUp(deps), restIsUp(deps), mailState(deps), replicaState(deps),
+    databaseIsUp(deps),
+    authIsUp(deps),
+    restIsUp(deps),
+    mailState(deps),
+    replicaState(deps),
   ]);
   const state = (up: boolean) => up ? 'up' as const : 'down' as const;
   const body = {

@@ -6,14 +6,17 @@ import { z } from '@hono/zod-openapi';
 
 /** A real-looking account, a post and a comment of theirs, for the examples. */
 const ACCOUNT = {
-  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7', username: 'cleo', display_name: 'Cleo Martin',
+  id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  username: 'cleo',
+  display_name: 'Cleo Martin',
   avatar_url: '7c9e6679-7425-40de-944b-e07fc1f90ae7/avatar.jpg',
 };
 const POST = { id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', body: 'Long walk by the harbour with @ben, then soup.' };
 const COMMENT = { id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', body: 'That soup place is the best.' };
 const MEDIA_PATH = `${ACCOUNT.id}/harbour.jpg`;
 /** The account's access token: a Supabase Auth JWT (its signature made up). */
-const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLCJleHAiOjE3OTU1OTcyMDB9.Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE';
+const ACCESS_TOKEN =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLCJleHAiOjE3OTU1OTcyMDB9.Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE';
 
 export const Id = z.uuid().openapi({ example: '5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11' });
 export const AccountId = Id.openapi({ example: ACCOUNT.id });
@@ -59,7 +62,9 @@ export const Timestamp = z.string().openapi({ format: 'date-time', example: '202
 export const Day = z.string().openapi({ format: 'date', example: '2026-11-22' });
 export const Code = z.string().regex(/^\d{6}$/, 'the 6-digit code from the e-mail').openapi({ example: '123456' });
 /** The current code of an authenticator app. */
-export const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({ example: '492039' });
+export const TotpCode = z.string().regex(/^\d{6}$/, 'the 6-digit code of the authenticator app').openapi({
+  example: '492039',
+});
 /** A pending removal of an account's second factors (supabase/schemas/30_two_factor_recovery.sql). */
 export const FactorRecoverySchema = z.object({
   requested_at: Timestamp,
@@ -77,10 +82,16 @@ export const DisplayName = DisplayNameText.max(50).regex(withoutControlCharacter
 export const Bio = BioText.max(500);
 export const TimeZone = TimeZoneText.min(1).max(64);
 /** An object path in the storage bucket, as the database accepts it (private.is_storage_path). */
-export const StoragePath = z.string().max(300).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine((path) => !path.includes('..'), {
-  message: 'must not contain ..',
-}).openapi({ example: MEDIA_PATH });
-export const AvatarUrl = StoragePath.openapi({ description: 'Path of the avatar in the storage bucket', example: ACCOUNT.avatar_url });
+export const StoragePath = z.string().max(300).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/).refine(
+  (path) => !path.includes('..'),
+  {
+    message: 'must not contain ..',
+  },
+).openapi({ example: MEDIA_PATH });
+export const AvatarUrl = StoragePath.openapi({
+  description: 'Path of the avatar in the storage bucket',
+  example: ACCOUNT.avatar_url,
+});
 
 export const ProfileSchema = z
   .object({
@@ -96,8 +107,11 @@ export const ProfileSchema = z
     posts_count: z.number().int().openapi({ example: 342 }),
     banned: z.boolean().openapi({ example: false }),
     created_at: Timestamp,
-    email: OwnEmail.optional().openapi({ description: 'Only in the caller\'s own profile' }),
-    unread_notifications: z.number().int().optional().openapi({ description: 'Only in the caller\'s own profile', example: 3 }),
+    email: OwnEmail.optional().openapi({ description: "Only in the caller's own profile" }),
+    unread_notifications: z.number().int().optional().openapi({
+      description: "Only in the caller's own profile",
+      example: 3,
+    }),
     viewer: z
       .object({
         following: z.boolean().openapi({ example: true }),
@@ -110,7 +124,11 @@ export const ProfileSchema = z
   .openapi('Profile');
 
 export const MfaFactorSummary = z
-  .object({ id: Id, friendly_name: z.string().nullable().openapi({ example: 'My phone' }), factor_type: z.enum(['totp', 'phone', 'webauthn']) })
+  .object({
+    id: Id,
+    friendly_name: z.string().nullable().openapi({ example: 'My phone' }),
+    factor_type: z.enum(['totp', 'phone', 'webauthn']),
+  })
   .openapi('MfaFactorSummary');
 
 export const SessionSchema = z
@@ -128,12 +146,16 @@ export const SessionSchema = z
       aal: z.enum(['aal1', 'aal2']).openapi({ description: 'aal2: this session proved a second factor' }),
       step_up_required: z.boolean().openapi({
         example: true,
-        description: 'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
+        description:
+          'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
           'account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify',
       }),
       factors: z.array(MfaFactorSummary),
       recovery: z.object({ requested_at: Timestamp, completes_at: Timestamp }).nullable()
-        .openapi({ description: 'A pending removal of the factors, started with an e-mailed code: when they go, unless cancelled' }),
+        .openapi({
+          description:
+            'A pending removal of the factors, started with an e-mailed code: when they go, unless cancelled',
+        }),
     }),
   })
   .openapi('Session');
@@ -142,7 +164,9 @@ export const AuthorSchema = z
   .object({ id: AccountId, username: UsernameText, display_name: DisplayNameText, avatar_url: AvatarPath })
   .openapi('Author');
 
-const Mentions = z.array(AuthorSchema).openapi({ description: 'The accounts the text mentions (@username) that you may see' });
+const Mentions = z.array(AuthorSchema).openapi({
+  description: 'The accounts the text mentions (@username) that you may see',
+});
 
 export const PostSchema = z
   .object({
@@ -159,13 +183,31 @@ export const PostSchema = z
     created_at: Timestamp,
     edited_at: Timestamp.nullable(),
     mentions: Mentions,
-    viewer: z.object({ liked: z.boolean().openapi({ example: true }), is_author: z.boolean().openapi({ example: false }) }).nullable(),
+    viewer: z.object({
+      liked: z.boolean().openapi({ example: true }),
+      is_author: z.boolean().openapi({ example: false }),
+    }).nullable(),
   })
   .openapi('Post', {
     example: {
-      id: POST.id, author: ACCOUNT, body: POST.body, media: [MEDIA_PATH], emotion: 80, privacy: 'public', day: '2026-11-24',
-      likes_count: 12, comments_count: 3, banned: false, created_at: '2026-11-24T17:42:10.503+00:00', edited_at: null,
-      mentions: [{ id: '9f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d', username: 'ben', display_name: 'Ben Okafor', avatar_url: null }],
+      id: POST.id,
+      author: ACCOUNT,
+      body: POST.body,
+      media: [MEDIA_PATH],
+      emotion: 80,
+      privacy: 'public',
+      day: '2026-11-24',
+      likes_count: 12,
+      comments_count: 3,
+      banned: false,
+      created_at: '2026-11-24T17:42:10.503+00:00',
+      edited_at: null,
+      mentions: [{
+        id: '9f1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d',
+        username: 'ben',
+        display_name: 'Ben Okafor',
+        avatar_url: null,
+      }],
       viewer: { liked: true, is_author: false },
     },
   });
@@ -181,12 +223,23 @@ export const CommentSchema = z
     replies_count: z.number().int().openapi({ example: 1 }),
     mentions: Mentions,
     created_at: Timestamp,
-    viewer: z.object({ liked: z.boolean().openapi({ example: false }), can_delete: z.boolean().openapi({ example: false }) }).nullable(),
+    viewer: z.object({
+      liked: z.boolean().openapi({ example: false }),
+      can_delete: z.boolean().openapi({ example: false }),
+    }).nullable(),
   })
   .openapi('Comment', {
     example: {
-      id: COMMENT.id, post_id: POST.id, parent_id: null, author: ACCOUNT, body: COMMENT.body, likes_count: 2, replies_count: 1, mentions: [],
-      created_at: '2026-11-24T18:03:55.020+00:00', viewer: { liked: false, can_delete: false },
+      id: COMMENT.id,
+      post_id: POST.id,
+      parent_id: null,
+      author: ACCOUNT,
+      body: COMMENT.body,
+      likes_count: 2,
+      replies_count: 1,
+      mentions: [],
+      created_at: '2026-11-24T18:03:55.020+00:00',
+      viewer: { liked: false, can_delete: false },
     },
   });
 
@@ -194,9 +247,12 @@ export const CommentSchema = z
 export function pageOf<T extends z.ZodType>(item: T, name: string) {
   return z.object({
     items: z.array(item),
-    next_cursor: Cursor.nullable().openapi({ description: 'Pass as ?cursor= for the next (older) page; null on the last' }),
+    next_cursor: Cursor.nullable().openapi({
+      description: 'Pass as ?cursor= for the next (older) page; null on the last',
+    }),
     newer_cursor: Cursor.nullable().openapi({
-      description: 'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search',
+      description:
+        'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search',
     }),
   }).openapi(name);
 }
@@ -204,15 +260,22 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
 export const PostPage = pageOf(PostSchema, 'PostPage');
 
 export const PageQuery = z.object({
-  cursor: z.string().max(200).optional().openapi({ description: 'The next_cursor of the page before', example: CURSOR }),
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: 'Default 20, at most 100', example: 20 }),
+  cursor: z.string().max(200).optional().openapi({
+    description: 'The next_cursor of the page before',
+    example: CURSOR,
+  }),
+  limit: z.coerce.number().int().min(1).max(100).optional().openapi({
+    description: 'Default 20, at most 100',
+    example: 20,
+  }),
 });
 
 /** A list a client keeps on screen and refreshes: it may ask only for what is newer than what it shows. */
 export const RefreshablePageQuery = PageQuery.extend({
   newer_than: z.string().max(200).optional().openapi({
     example: CURSOR,
-    description: 'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual)',
+    description:
+      'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual)',
   }),
 });
 
@@ -228,7 +291,9 @@ export const ReportSchema = z
 
 export const DeletedSchema = z.object({ deleted: z.literal(true), id: Id }).openapi('Deleted');
 
-export const MessageSchema = z.object({ message: z.string().openapi({ example: 'If an account exists for this address, we sent it a code' }) })
+export const MessageSchema = z.object({
+  message: z.string().openapi({ example: 'If an account exists for this address, we sent it a code' }),
+})
   .openapi('Message');
 
 export function json<T extends z.ZodType>(schema: T, description: string) {

@@ -56,8 +56,11 @@ function confirmationUrl(data: HookInput['email_data'], tokenHash: string): stri
 function mailsOf({ user, email_data: data }: HookInput): CodeMail[] {
   const template = templates[data.email_action_type];
   const fields = { Email: user.email, NewEmail: user.new_email, SiteURL: data.site_url, RedirectTo: data.redirect_to };
-  const mail = (to: string, token: string, tokenHash: string): CodeMail =>
-    ({ template, to, fields: { ...fields, Token: token, TokenHash: tokenHash, ConfirmationURL: confirmationUrl(data, tokenHash) } });
+  const mail = (to: string, token: string, tokenHash: string): CodeMail => ({
+    template,
+    to,
+    fields: { ...fields, Token: token, TokenHash: tokenHash, ConfirmationURL: confirmationUrl(data, tokenHash) },
+  });
   if (data.email_action_type !== 'email_change') return [mail(user.email, data.token, data.token_hash)];
   if (data.token_new && user.email) {
     return [mail(user.email, data.token, data.token_hash_new), mail(user.new_email, data.token_new, data.token_hash)];
@@ -89,7 +92,9 @@ async function verified(c: Context<AppEnv>, secret: string | undefined): Promise
 
 export const sendEmailHook = createRouter().post('/hooks/send_email', async (c) => {
   const payload = await verified(c, c.var.deps.env.SEND_EMAIL_HOOK_SECRET);
-  if (payload === undefined) return c.json({ error: { http_code: 401, message: 'Not signed with the hook secret' } }, 401);
+  if (payload === undefined) {
+    return c.json({ error: { http_code: 401, message: 'Not signed with the hook secret' } }, 401);
+  }
   const parsed = HookInput.safeParse(payload);
   if (!parsed.success || !templates[parsed.data.email_data.email_action_type]) {
     return refuse(c, 500, 'Error sending e-mail: the Send Email hook has no template for this e-mail');
@@ -98,7 +103,12 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async (c) 
   const mails = mailsOf(input);
   // Not the request limits of the address Auth calls from: the slot counts the client Auth names.
   const deps: Deps = { ...c.var.deps, requestQuota: undefined, readOnly: false };
-  const slot: MailSlot = { userId: input.user.id, kind: input.email_data.email_action_type, address: input.metadata.ip_address, mails: mails.length };
+  const slot: MailSlot = {
+    userId: input.user.id,
+    kind: input.email_data.email_action_type,
+    address: input.metadata.ip_address,
+    mails: mails.length,
+  };
   const refusal = await takeMailSlot(deps, slot);
   if (refusal) return refuse(c, 429, refusal);
   try {

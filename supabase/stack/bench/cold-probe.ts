@@ -26,7 +26,11 @@ const cpuBefore = cpu();
 // createDeps lives in lib/deps.ts since the connections open before the app loads; app.ts had it before.
 const depsModule = existsSync(new URL('lib/deps.ts', dir)) ? 'lib/deps.ts' : 'app.ts';
 const [load, [{ createApp }, { createDeps }, { parseEnv }]] = await timed(() =>
-  Promise.all([import(new URL('app.ts', dir).href), import(new URL(depsModule, dir).href), import(new URL('env.ts', dir).href)])
+  Promise.all([
+    import(new URL('app.ts', dir).href),
+    import(new URL(depsModule, dir).href),
+    import(new URL('env.ts', dir).href),
+  ])
 );
 const loadCpu = cpu() - cpuBefore;
 const env = parseEnv(Deno.env.toObject());
@@ -44,5 +48,17 @@ const [firstPost] = await timed(() => ask(`/post/${postId}`));
 const [secondPost] = await timed(() => ask(`/post/${postId}`));
 const [openapi] = await timed(() => ask('/openapi.json'));
 const [openapiAgain] = await timed(() => ask('/openapi.json'));
-console.log(JSON.stringify({ startedAt: performance.timeOrigin + boot, load, loadCpu, construct, connect, firstPost, secondPost, openapi, openapiAgain }));
+console.log(
+  JSON.stringify({
+    startedAt: performance.timeOrigin + boot,
+    load,
+    loadCpu,
+    construct,
+    connect,
+    firstPost,
+    secondPost,
+    openapi,
+    openapiAgain,
+  }),
+);
 Deno.exit(0);

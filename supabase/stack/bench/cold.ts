@@ -30,7 +30,7 @@ const defaultVersions = [
   'standardwebhooks with the first hook call=fa36cad',
   'Swagger UI page and OpenAPI document when first asked=123934e',
   'database connections open while the routes load=1ca2d5c',
-  'the document\'s modules with the first GET /openapi.json=fba2731',
+  "the document's modules with the first GET /openapi.json=fba2731",
   // The same code as the line above: how far two medians of one code differ in this run.
   'the working tree=.',
 ].join(',');
@@ -70,10 +70,16 @@ async function checkOut(spec: string, scratch: string): Promise<Version[]> {
     }
     const root = join(scratch, String(index));
     Deno.mkdirSync(root);
-    const archive = new Deno.Command('git', { args: ['archive', revision, 'functions/api'], cwd: repoRoot, stdout: 'piped' }).spawn();
+    const archive = new Deno.Command('git', {
+      args: ['archive', revision, 'functions/api'],
+      cwd: repoRoot,
+      stdout: 'piped',
+    }).spawn();
     const untar = new Deno.Command('tar', { args: ['-x', '-C', root], stdin: 'piped' }).spawn();
     await archive.stdout.pipeTo(untar.stdin);
-    if (!(await archive.status).success || !(await untar.status).success) throw new Error(`cannot check out ${revision}`);
+    if (!(await archive.status).success || !(await untar.status).success) {
+      throw new Error(`cannot check out ${revision}`);
+    }
     versions.push({ label, revision, dir: join(root, 'functions', 'api') });
   }
   return versions;
@@ -101,7 +107,14 @@ interface Start {
 /** A fresh function process from its spawn to the first answer of `url`. */
 async function firstAnswer(args: string[], env: Record<string, string>, url: string): Promise<Start> {
   const start = performance.now();
-  const child = new Deno.Command(Deno.execPath(), { args, env, cwd: repoRoot, stdin: 'null', stdout: 'null', stderr: 'null' }).spawn();
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    env,
+    cwd: repoRoot,
+    stdin: 'null',
+    stdout: 'null',
+    stderr: 'null',
+  }).spawn();
   try {
     for (;;) {
       try {
@@ -111,7 +124,10 @@ async function firstAnswer(args: string[], env: Record<string, string>, url: str
         return { wall: performance.now() - start, cpu: cpuMs(child.pid) };
       } catch (error) {
         if (!(error instanceof TypeError)) throw error; // not listening yet: try again
-        const status = await Promise.race([child.status, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2))]);
+        const status = await Promise.race([
+          child.status,
+          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2)),
+        ]);
         if (status) throw new Error(`the function exited (${status.code}) before answering ${url}`);
       }
     }
@@ -125,25 +141,35 @@ async function probe(version: Version, env: Record<string, string>, postId: stri
   const args = facadeArgs(version.dir);
   args.splice(-1, 1, join(repoRoot, 'supabase', 'stack', 'bench', 'cold-probe.ts'), version.dir, postId);
   const spawnedAt = performance.timeOrigin + performance.now();
-  const output = await new Deno.Command(Deno.execPath(), { args, env, cwd: repoRoot, stdin: 'null', stderr: 'inherit' }).output();
+  const output = await new Deno.Command(Deno.execPath(), { args, env, cwd: repoRoot, stdin: 'null', stderr: 'inherit' })
+    .output();
   if (!output.success) throw new Error(`cold-probe failed for ${version.label}`);
   const { startedAt, ...parts } = JSON.parse(new TextDecoder().decode(output.stdout).trim().split('\n').at(-1)!);
   return { runtime: startedAt - spawnedAt, ...parts };
 }
 
-function report(versions: Version[], times: Map<string, Start[]>, breakdowns: Map<string, Breakdown[]>, starts: number, upload: string): string {
+function report(
+  versions: Version[],
+  times: Map<string, Start[]>,
+  breakdowns: Map<string, Breakdown[]>,
+  starts: number,
+  upload: string,
+): string {
   const lines = [
     '# Cold start of the api function',
     '',
-    `\`npm run bench:cold\` (supabase/stack/bench/cold.ts), ${new Date().toISOString().slice(0, 16)} UTC, ${starts} starts per version`,
+    `\`npm run bench:cold\` (supabase/stack/bench/cold.ts), ${
+      new Date().toISOString().slice(0, 16)
+    } UTC, ${starts} starts per version`,
     `and target, the versions in turn round after round; medians in ms from the spawn of a fresh function process`,
-    '(the stack\'s command line and environment) to its first answer, and the CPU time the process ran until then',
+    "(the stack's command line and environment) to its first answer, and the CPU time the process ran until then",
     '(all its threads). Δ: the saving against the version above.',
     '',
     '| version | first GET /health | Δ | its CPU | Δ | first GET /post/:id | Δ | its CPU | Δ |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
-  const delta = (now: number, before?: number) => before === undefined ? '' : `${before >= now ? '' : '−'}${ms(Math.abs(before - now))}`;
+  const delta = (now: number, before?: number) =>
+    before === undefined ? '' : `${before >= now ? '' : '−'}${ms(Math.abs(before - now))}`;
   let previous: number[] | undefined;
   for (const version of versions) {
     const figures = targets.flatMap((target) => {
@@ -157,8 +183,8 @@ function report(versions: Version[], times: Map<string, Start[]>, breakdowns: Ma
   lines.push(
     '',
     'Where the time goes (bench/cold-probe.ts, one fresh process per start, medians in ms, one step after the other,',
-    'so no overlap): the runtime\'s own start (spawn to first line), importing the app\'s module graph and its CPU',
-    'time, building the app, the first database connection, the first GET /post/:id (its pool\'s and the replica\'s',
+    "so no overlap): the runtime's own start (spawn to first line), importing the app's module graph and its CPU",
+    "time, building the app, the first database connection, the first GET /post/:id (its pool's and the replica's",
     'connections) and a second, the first GET /openapi.json (the document built) and a second.',
     '',
     '| version | runtime | import | its CPU | build app | first connection | first /post/:id | second | first /openapi.json | second |',
@@ -167,7 +193,11 @@ function report(versions: Version[], times: Map<string, Start[]>, breakdowns: Ma
   for (const version of versions) {
     const all = breakdowns.get(version.label)!;
     const m = (key: keyof Breakdown) => ms(median(all.map((b) => b[key])));
-    lines.push(`| ${version.label} | ${m('runtime')} | ${m('load')} | ${m('loadCpu')} | ${m('construct')} | ${m('connect')} | ${m('firstPost')} | ${m('secondPost')} | ${m('openapi')} | ${m('openapiAgain')} |`);
+    lines.push(
+      `| ${version.label} | ${m('runtime')} | ${m('load')} | ${m('loadCpu')} | ${m('construct')} | ${m('connect')} | ${
+        m('firstPost')
+      } | ${m('secondPost')} | ${m('openapi')} | ${m('openapiAgain')} |`,
+    );
   }
   lines.push('', upload, '');
   return lines.join('\n');
@@ -178,8 +208,15 @@ export async function coldBench(): Promise<void> {
   const stackProfile = profile('test', readConfig());
   const stack = await up(stackProfile);
   await step('demo network (supabase/seed.sql)', () => seed(stack.superuserUrl, join(stackProfile.dir, 'logs')));
-  const postId = await queryValue(stack.superuserUrl, "select id from public.posts where privacy = 'public' order by created_at limit 1");
-  const baseEnv = facadeEnv(stackProfile, stack.keys, { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl, replicaUrl: stack.replicaUrl });
+  const postId = await queryValue(
+    stack.superuserUrl,
+    "select id from public.posts where privacy = 'public' order by created_at limit 1",
+  );
+  const baseEnv = facadeEnv(stackProfile, stack.keys, {
+    primaryUrl: stack.superuserUrl,
+    poolerUrl: stack.poolerUrl,
+    replicaUrl: stack.replicaUrl,
+  });
   const port = stackProfile.ports.functions + 100;
   const env = { ...baseEnv, PORT: String(port) };
   const scratch = mkdtempSync(join(tmpdir(), 'cold-start-'));
@@ -188,7 +225,9 @@ export async function coldBench(): Promise<void> {
     const times = new Map<string, Start[]>();
     const breakdowns = new Map<string, Breakdown[]>(versions.map((v) => [v.label, []]));
     // One start each first, unmeasured: Deno compiles a version's modules once and caches the code.
-    for (const version of versions) await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api/health`);
+    for (const version of versions) {
+      await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api/health`);
+    }
     await step(`${starts} rounds of ${versions.length} versions`, async () => {
       for (let round = 0; round < starts; round++) {
         // Each round in another order, so no version always follows the same one.
@@ -197,18 +236,27 @@ export async function coldBench(): Promise<void> {
           for (const target of targets) {
             const path = target === '/health' ? '/health' : `/post/${postId}`;
             const key = `${version.label} ${target}`;
-            times.set(key, [...times.get(key) ?? [], await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api${path}`)]);
+            times.set(key, [
+              ...times.get(key) ?? [],
+              await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api${path}`),
+            ]);
           }
           breakdowns.get(version.label)!.push(await probe(version, env, postId));
         }
       }
     });
     const bundle = await functionBundle();
-    const bytes = (match: (path: string) => boolean) => bundle.files.filter((f) => match(f.path)).reduce((sum, f) => sum + f.bytes, 0);
+    const bytes = (match: (path: string) => boolean) =>
+      bundle.files.filter((f) => match(f.path)).reduce((sum, f) => sum + f.bytes, 0);
     const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
-    const upload = `What \`supabase functions deploy api --use-api\` uploads now (function-bundle.ts): ${bundle.files.length} files, ` +
-      `${kib(bytes(() => true))}: the function's modules and import map ${kib(bytes((p) => p.startsWith('functions/') && !p.endsWith('.html')))}, ` +
-      `the e-mail templates ${kib(bytes((p) => p.endsWith('.html')))}, Swagger UI's script and styles ${kib(bytes((p) => p.startsWith('node_modules/')))}; ` +
+    const upload =
+      `What \`supabase functions deploy api --use-api\` uploads now (function-bundle.ts): ${bundle.files.length} files, ` +
+      `${kib(bytes(() => true))}: the function's modules and import map ${
+        kib(bytes((p) => p.startsWith('functions/') && !p.endsWith('.html')))
+      }, ` +
+      `the e-mail templates ${kib(bytes((p) => p.endsWith('.html')))}, Swagger UI's script and styles ${
+        kib(bytes((p) => p.startsWith('node_modules/')))
+      }; ` +
       `the platform adds ${bundle.npm.length} npm packages (${bundle.npm.map((p) => p.split('_')[0]).join(', ')}).`;
     const text = report(versions, times, breakdowns, starts, upload);
     const path = join(repoRoot, 'supabase', 'stack', 'bench', 'COLD-START.md');

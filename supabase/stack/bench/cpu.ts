@@ -41,7 +41,9 @@ function family(table: Map<number, [number, number]>, pid: number): number[] {
 
 function machineBusySeconds(): number {
   // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  const [user, nice, system, , , irq, softirq, steal] = Deno.readTextFileSync('/proc/stat').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = Deno.readTextFileSync('/proc/stat').split('\n')[0].trim().split(
+    /\s+/,
+  ).slice(1).map(Number);
   return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
 }
 
@@ -76,7 +78,11 @@ export async function withCpuTime<T>(work: () => Promise<T>): Promise<{ value: T
 
 async function setCores(pids: number[], mask: string): Promise<void> {
   // A process that ended in between fails, of no interest.
-  await Promise.all(pids.map((pid) => new Deno.Command('taskset', { args: ['-a', '-p', mask, String(pid)], stdout: 'null', stderr: 'null' }).output()));
+  await Promise.all(
+    pids.map((pid) =>
+      new Deno.Command('taskset', { args: ['-a', '-p', mask, String(pid)], stdout: 'null', stderr: 'null' }).output()
+    ),
+  );
 }
 
 /**

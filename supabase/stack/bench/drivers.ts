@@ -17,11 +17,17 @@ const password = 'bench driver password';
 async function signUp(stack: Stack, username: string, email: string): Promise<void> {
   const response = await fetch(`${stack.urls.auth}/admin/users`, {
     method: 'POST',
-    headers: { apikey: stack.keys.serviceRoleKey, Authorization: `Bearer ${stack.keys.serviceRoleKey}`, 'Content-Type': 'application/json' },
+    headers: {
+      apikey: stack.keys.serviceRoleKey,
+      Authorization: `Bearer ${stack.keys.serviceRoleKey}`,
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { username, time_zone: 'UTC' } }),
   });
   const body = await response.json();
-  if (!response.ok && body.error_code !== 'email_exists') throw new Error(`sign-up of ${username}: ${JSON.stringify(body)}`);
+  if (!response.ok && body.error_code !== 'email_exists') {
+    throw new Error(`sign-up of ${username}: ${JSON.stringify(body)}`);
+  }
 }
 
 async function signIn(stack: Stack, username: string, email: string): Promise<Driver> {

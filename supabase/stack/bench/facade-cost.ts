@@ -65,13 +65,27 @@ export interface FacadeCostContext {
  * The facade's text for `statement` (as routes/ build it: `select public.fn(...) as result`) as the reader
  * through the gateway, with and without the request quota the facade takes first.
  */
-async function facadeTexts(c: FacadeCostContext, statement: string): Promise<{ withQuota: string; withoutQuota: string }> {
-  const db = { roleSettings: createRoleSettings(c.authenticator), replicas: { configured: false } } as unknown as Database;
+async function facadeTexts(
+  c: FacadeCostContext,
+  statement: string,
+): Promise<{ withQuota: string; withoutQuota: string }> {
+  const db = {
+    roleSettings: createRoleSettings(c.authenticator),
+    replicas: { configured: false },
+  } as unknown as Database;
   const claims = c.reader.identity.claims;
-  const caller = { role: 'authenticated', userId: String(claims.sub), sessionId: String(claims.session_id), claims } as Parameters<typeof identity>[1];
+  const caller = {
+    role: 'authenticated',
+    userId: String(claims.sub),
+    sessionId: String(claims.session_id),
+    claims,
+  } as Parameters<typeof identity>[1];
   const preamble = await identity(db, caller, { checkSession: true, countWrite: false });
   const withoutQuota = `${preamble.text} ${statement} as result`;
-  return { withQuota: `${takeQuota({ address: '127.0.0.1', taken: false }, caller).text} ${withoutQuota}`, withoutQuota };
+  return {
+    withQuota: `${takeQuota({ address: '127.0.0.1', taken: false }, caller).text} ${withoutQuota}`,
+    withoutQuota,
+  };
 }
 
 /** pgbench's script: the whole text as one command, its statements joined by `\;` (one simple-query message). */
@@ -83,9 +97,16 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
   const rows: FacadeCostRow[] = [];
   let sample = '';
   const http = (url: string, connections: number, errorsAreAnswers = false) =>
-    runWrk({ url, method: 'GET', tokens: [c.reader.accessToken], connections, seconds: c.seconds, errorsAreAnswers }, c.scratch);
+    runWrk(
+      { url, method: 'GET', tokens: [c.reader.accessToken], connections, seconds: c.seconds, errorsAreAnswers },
+      c.scratch,
+    );
   const pgbench = (text: string, connections: number, url = c.authenticatorUrl) =>
-    runPgbench({ url, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true }, c.pgbench, c.scratch);
+    runPgbench(
+      { url, sql: text, identities: [], clients: connections, seconds: c.seconds, raw: true },
+      c.pgbench,
+      c.scratch,
+    );
   // Unmeasured first: the function opens its pool's connections and compiles its hot paths on its first
   // requests, which would otherwise be the tail of the first run measured here (the bench has not called it yet).
   await http(`${c.functionsUrl}/api${reads[0].path}`, 64);
@@ -100,10 +121,22 @@ export async function measureFacadeCost(c: FacadeCostContext, reads: Endpoint[])
       const { value: sql, cpu: sqlCpu } = await withCpuTime(() => pgbench(withQuota, connections));
       const sqlThroughPooler = c.poolerUrl ? await pgbench(withQuota, connections, c.poolerUrl) : undefined;
       const sqlWithoutQuota = await pgbench(withoutQuota, connections);
-      const apart = connections !== 8
-        ? undefined
-        : await onCoresApart(async () => ({ facade: await http(url, connections), sql: await pgbench(withQuota, connections) }));
-      rows.push({ name: read.name, connections, facade, straight, sql, sqlThroughPooler, sqlWithoutQuota, facadeCpu, sqlCpu, apart });
+      const apart = connections !== 8 ? undefined : await onCoresApart(async () => ({
+        facade: await http(url, connections),
+        sql: await pgbench(withQuota, connections),
+      }));
+      rows.push({
+        name: read.name,
+        connections,
+        facade,
+        straight,
+        sql,
+        sqlThroughPooler,
+        sqlWithoutQuota,
+        facadeCpu,
+        sqlCpu,
+        apart,
+      });
     }
   }
   const noDatabase = [];

@@ -28,7 +28,9 @@ export async function applyReaderFixtures(root: postgres.Sql, reader: Driver, sc
   const follows = Math.max(10, Math.round(1000 * Math.min(1, scale)));
   await root`
     insert into public.follows (follower_id, followee_id)
-    select ${reader.id}, p.id from generate_series(0, ${follows - 1}) k join public.profiles p on p.username = 'u' || (11 + k)
+    select ${reader.id}, p.id from generate_series(0, ${
+    follows - 1
+  }) k join public.profiles p on p.username = 'u' || (11 + k)
     on conflict do nothing`;
   // Requests to private accounts, accepted as their owners would.
   await root`update public.follows set status = 'accepted' where follower_id = ${reader.id} and status = 'pending'`;
@@ -39,7 +41,11 @@ export async function applyReaderFixtures(root: postgres.Sql, reader: Driver, sc
   await root`analyze public.follows, public.close_friends`;
 }
 
-export async function findFixtures(root: postgres.Sql, authenticator: postgres.Sql, reader: Pick<Driver, 'id' | 'identity'>): Promise<Fixtures> {
+export async function findFixtures(
+  root: postgres.Sql,
+  authenticator: postgres.Sql,
+  reader: Pick<Driver, 'id' | 'identity'>,
+): Promise<Fixtures> {
   const [ids] = await root`
     select
       (select id from public.profiles where username = 'celebrity') as celebrity,

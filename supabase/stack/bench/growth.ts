@@ -23,8 +23,15 @@ export async function seededReader(root: postgres.Sql, username: string): Promis
   const [row] = await root`
     select p.id, s.id as session_id from public.profiles p join auth.sessions s on s.user_id = p.id
     where p.username = ${username} order by s.created_at desc limit 1`;
-  if (!row) throw new Error(`the bench database has no ${username} with a session: seed it again, and run bench:scale --keep once`);
-  return { role: 'authenticated', claims: { sub: row.id, session_id: row.session_id, role: 'authenticated', aud: 'authenticated' } };
+  if (!row) {
+    throw new Error(
+      `the bench database has no ${username} with a session: seed it again, and run bench:scale --keep once`,
+    );
+  }
+  return {
+    role: 'authenticated',
+    claims: { sub: row.id, session_id: row.session_id, role: 'authenticated', aud: 'authenticated' },
+  };
 }
 
 async function timeDeletion(root: postgres.Sql, runs: number): Promise<GrowthResult['deletion']> {
@@ -47,7 +54,10 @@ async function timeDeletion(root: postgres.Sql, runs: number): Promise<GrowthRes
   return {
     ms: median(times),
     runs,
-    what: `${leaver.posts_count.toLocaleString('en')} posts, ${leaver.likes_received.toLocaleString('en')} likes on them, ` +
+    what:
+      `${leaver.posts_count.toLocaleString('en')} posts, ${
+        leaver.likes_received.toLocaleString('en')
+      } likes on them, ` +
       `${leaver.likes_given.toLocaleString('en')} likes given`,
   };
 }
@@ -78,10 +88,14 @@ async function timePostToFollowers(root: postgres.Sql, runs: number): Promise<Gr
   const after: Array<{ rows: number; ms: number }> = [];
   for (let i = 0; i < runs; i++) {
     before.push(await post(async () => {}));
-    after.push(await post((tx) => tx`
+    after.push(
+      await post((tx) =>
+        tx`
       insert into public.follows (follower_id, followee_id)
       select p.id, ${author.id} from generate_series(1011, 2010) k join public.profiles p on p.username = 'u' || k
-      on conflict do nothing`));
+      on conflict do nothing`
+      ),
+    );
   }
   return {
     runs,
@@ -95,7 +109,12 @@ export async function measureGrowth(
   feed: (identity: Identity) => Promise<Load>,
 ): Promise<GrowthResult> {
   const feeds = [];
-  for (const [name, username] of [['feed, following 5,000 accounts that rarely post', 'sparse_reader'], ['feed, following one account with 100,000 posts', 'fan_reader']]) {
+  for (
+    const [name, username] of [['feed, following 5,000 accounts that rarely post', 'sparse_reader'], [
+      'feed, following one account with 100,000 posts',
+      'fan_reader',
+    ]]
+  ) {
     feeds.push({ name, load: await feed(await seededReader(root, username)) });
   }
   return { feeds, deletion: await timeDeletion(root, 3), post: await timePostToFollowers(root, 5) };

@@ -7,7 +7,11 @@ export interface Identity {
 }
 
 /** PostgREST applies the role's own settings per transaction; sql/bootstrap.sql gives anon 3 s, authenticated 8 s. */
-export const statementTimeout: Record<Identity['role'], string> = { anon: '3s', authenticated: '8s', service_role: '8s' };
+export const statementTimeout: Record<Identity['role'], string> = {
+  anon: '3s',
+  authenticated: '8s',
+  service_role: '8s',
+};
 
 export const anonIdentity: Identity = { role: 'anon', claims: { role: 'anon' } };
 

@@ -22,8 +22,11 @@ export interface SqlLoad {
 function script(load: SqlLoad): string {
   if (load.raw) return `${load.sql};\n`;
   const n = load.identities.length;
-  const identity = n === 1 ? identitySql(load.identities[0]) + ';' : load.identities.map((caller, i) =>
-    `${i === 0 ? '\\if' : '\\elif'} :client_id % ${n} = ${i}\n${identitySql(caller)};`).join('\n') + '\n\\endif';
+  const identity = n === 1
+    ? identitySql(load.identities[0]) + ';'
+    : load.identities.map((caller, i) =>
+      `${i === 0 ? '\\if' : '\\elif'} :client_id % ${n} = ${i}\n${identitySql(caller)};`
+    ).join('\n') + '\n\\endif';
   return `begin;\n${identity}\n${load.sql};\ncommit;\n`;
 }
 
@@ -94,8 +97,18 @@ async function runScript(
     await Deno.writeTextFile(file, text);
     const output = await new Deno.Command(pgbench, {
       args: [
-        '--no-vacuum', '--client', String(load.clients), '--jobs', String(Math.min(2, load.clients)),
-        '--time', String(load.seconds), '--file', file, '--log', `--log-prefix=${join(dir, 'tx')}`, load.url,
+        '--no-vacuum',
+        '--client',
+        String(load.clients),
+        '--jobs',
+        String(Math.min(2, load.clients)),
+        '--time',
+        String(load.seconds),
+        '--file',
+        file,
+        '--log',
+        `--log-prefix=${join(dir, 'tx')}`,
+        load.url,
       ],
       cwd: dir,
       stdin: 'null',
@@ -114,7 +127,12 @@ async function runScript(
       if (warm) return { ...warm, failed: error };
       // A single transaction per client (each one is slow): pgbench's own figures, cold.
       const latencies = mine.map((t) => t.latency);
-      return { perSecond: Number(tps[1]) / groups, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed: error };
+      return {
+        perSecond: Number(tps[1]) / groups,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        failed: error,
+      };
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

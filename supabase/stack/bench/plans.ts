@@ -29,7 +29,11 @@ const autoExplain = [
   `set local auto_explain.log_level = notice`,
 ];
 
-export async function explainNested(superuserUrl: string, identity: Identity, reads: PlanRead[]): Promise<PlanResult[]> {
+export async function explainNested(
+  superuserUrl: string,
+  identity: Identity,
+  reads: PlanRead[],
+): Promise<PlanResult[]> {
   const results: PlanResult[] = [];
   for (const read of reads) {
     const notices: string[] = [];

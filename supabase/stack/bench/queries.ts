@@ -21,15 +21,21 @@ export function tableQueries(f: Fixtures): TableQuery[] {
     },
     {
       name: "a post's newest 20 comments (top-level)",
-      sql: `select id from public.comments where post_id = ${literal(f.commentedPostId)} and parent_id is null order by created_at desc limit 20`,
+      sql: `select id from public.comments where post_id = ${
+        literal(f.commentedPostId)
+      } and parent_id is null order by created_at desc limit 20`,
     },
     {
       name: 'likers of the 10k-like post (20 newest)',
-      sql: `select user_id from public.post_likes where post_id = ${literal(f.likedPostId)} order by created_at desc limit 20`,
+      sql: `select user_id from public.post_likes where post_id = ${
+        literal(f.likedPostId)
+      } order by created_at desc limit 20`,
     },
     {
       name: 'followers of the 20k account (20 newest)',
-      sql: `select follower_id from public.follows where followee_id = ${literal(f.celebrityId)} and status = 'accepted' order by since desc limit 20`,
+      sql: `select follower_id from public.follows where followee_id = ${
+        literal(f.celebrityId)
+      } and status = 'accepted' order by since desc limit 20`,
     },
     {
       name: "the diarist's posts of one day (no count)",
@@ -39,16 +45,23 @@ export function tableQueries(f: Fixtures): TableQuery[] {
 }
 
 /** Median ms of `runs` runs, or "timeout (3s)" when the role's statement timeout cut one (no further runs). */
-export async function timeQuery(authenticator: postgres.Sql, identity: Identity, sql: string, runs: number): Promise<string> {
+export async function timeQuery(
+  authenticator: postgres.Sql,
+  identity: Identity,
+  sql: string,
+  runs: number,
+): Promise<string> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     try {
-      times.push(await authenticator.begin(async (tx) => {
-        await tx.unsafe(identitySql(identity));
-        const begin = performance.now();
-        await tx.unsafe(sql);
-        return performance.now() - begin;
-      }));
+      times.push(
+        await authenticator.begin(async (tx) => {
+          await tx.unsafe(identitySql(identity));
+          const begin = performance.now();
+          await tx.unsafe(sql);
+          return performance.now() - begin;
+        }),
+      );
     } catch (error) {
       if ((error as { code?: string }).code === '57014') return `timeout (${statementTimeout[identity.role]})`;
       throw error;

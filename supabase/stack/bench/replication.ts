@@ -61,7 +61,8 @@ interface Input {
 
 /** Transactions committed or rolled back in the database so far. */
 async function transactions(sql: postgres.Sql): Promise<number> {
-  const [row] = await sql`select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = current_database()`;
+  const [row] =
+    await sql`select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = current_database()`;
   return Number(row.n);
 }
 
@@ -91,13 +92,24 @@ async function sampleLag(primary: postgres.Sql, until: Promise<unknown>): Promis
   };
 }
 
-export async function measurePoolerAndReplica(input: Input, reads: Endpoint[], writes: Endpoint[]): Promise<PoolerReplicaResult> {
+export async function measurePoolerAndReplica(
+  input: Input,
+  reads: Endpoint[],
+  writes: Endpoint[],
+): Promise<PoolerReplicaResult> {
   const { stack, profile, logDir, scratch, seconds, reader, writers, pgbench, authenticatorUrl } = input;
   if (!stack.poolerUrl || !stack.replicaUrl) throw new Error('the bench stack runs no pooler or no replica');
   const ports = { direct: profile.ports.api + 12, pooled: profile.ports.api + 13, replica: profile.ports.functions };
   const started: Running[] = [
     await spawnFacade(profile, stack.keys, { primaryUrl: stack.superuserUrl }, 'facade-direct', ports.direct, logDir),
-    await spawnFacade(profile, stack.keys, { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl }, 'facade-pooled', ports.pooled, logDir),
+    await spawnFacade(
+      profile,
+      stack.keys,
+      { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl },
+      'facade-pooled',
+      ports.pooled,
+      logDir,
+    ),
   ];
   const primary = postgres(stack.superuserUrl, { max: 1, onnotice: () => {} });
   const replica = postgres(stack.replicaUrl, { max: 1, onnotice: () => {} });
@@ -106,27 +118,45 @@ export async function measurePoolerAndReplica(input: Input, reads: Endpoint[], w
     for (const endpoint of reads) {
       for (const connections of [1, 16]) {
         const load = (port: number) =>
-          runWrk({ url: `http://127.0.0.1:${port}/api${endpoint.path}`, method: endpoint.method, tokens: [reader.accessToken], connections, seconds }, scratch);
+          runWrk({
+            url: `http://127.0.0.1:${port}/api${endpoint.path}`,
+            method: endpoint.method,
+            tokens: [reader.accessToken],
+            connections,
+            seconds,
+          }, scratch);
         const direct = await load(ports.direct);
         const pooled = await load(ports.pooled);
         const before = { primary: await transactions(primary), replica: await transactions(replica) };
         const onReplica = await load(ports.replica);
         const primaryRan = await transactions(primary) - before.primary;
         const replicaRan = await transactions(replica) - before.replica;
-        rows.push({ name: endpoint.name, connections, direct, pooled, replica: onReplica, replicaShare: replicaRan / (replicaRan + primaryRan) });
+        rows.push({
+          name: endpoint.name,
+          connections,
+          direct,
+          pooled,
+          replica: onReplica,
+          replicaShare: replicaRan / (replicaRan + primaryRan),
+        });
       }
     }
     const writeLoad = (async () => {
       for (const endpoint of writes) {
         await runWrk({
-          url: `http://127.0.0.1:${ports.replica}/api${endpoint.path}`, method: endpoint.method, body: endpoint.body,
-          tokens: writers.map((driver) => driver.accessToken), connections: writers.length, seconds,
+          url: `http://127.0.0.1:${ports.replica}/api${endpoint.path}`,
+          method: endpoint.method,
+          body: endpoint.body,
+          tokens: writers.map((driver) => driver.accessToken),
+          connections: writers.length,
+          seconds,
         }, scratch);
       }
     })();
     const lag = await sampleLag(primary, writeLoad);
     await writeLoad;
-    const sql16 = (sql: string) => runPgbench({ url: authenticatorUrl, sql, identities: [reader.identity], clients: 16, seconds }, pgbench, scratch);
+    const sql16 = (sql: string) =>
+      runPgbench({ url: authenticatorUrl, sql, identities: [reader.identity], clients: 16, seconds }, pgbench, scratch);
     const primaryCheck = await sql16(primaryCheckSql);
     const readSql = [];
     for (const endpoint of reads) readSql.push({ name: endpoint.name, load: await sql16(endpoint.sql) });

@@ -33,7 +33,12 @@ import { seconds } from './stats.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
 /** The reads whose plans the report prints: those that walk posts by time or fetch every match. */
-const planReads = ['GET /feed (reader following 1,000)', 'GET /feed?limit=100', 'GET /search posts ("celebrity": 25k matches)', 'GET /:username/posts page 1'];
+const planReads = [
+  'GET /feed (reader following 1,000)',
+  'GET /feed?limit=100',
+  'GET /search posts ("celebrity": 25k matches)',
+  'GET /:username/posts page 1',
+];
 
 /** The reads whose facade cost is measured against pgbench, and through the pooler and on the replica. */
 const facadeCostReads = ['GET /post/:id', 'GET /:username/posts page 1', 'GET /feed (reader following 1,000)'];
@@ -83,11 +88,16 @@ interface SeedRecord {
 
 async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string): Promise<SeedRecord> {
   const recordFile = join(dir, 'seed.json');
-  const seeded = await queryValue(stack.superuserUrl, `select exists (select 1 from public.profiles where username = 'celebrity')`) === 't';
+  const seeded = await queryValue(
+    stack.superuserUrl,
+    `select exists (select 1 from public.profiles where username = 'celebrity')`,
+  ) === 't';
   if (s.keep && seeded && existsSync(recordFile)) {
     const record: SeedRecord = JSON.parse(await Deno.readTextFile(recordFile));
     info(`--keep: reusing the database seeded at scale ${record.scale} on ${record.at}`);
-    if (Deno.env.get('BENCH_SCALE') && record.scale !== s.scale) warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
+    if (Deno.env.get('BENCH_SCALE') && record.scale !== s.scale) {
+      warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
+    }
     return record;
   }
   if (seeded) throw new Error(`the kept bench database was not seeded to the end: run without --keep to start afresh`);
@@ -130,7 +140,9 @@ async function raiseLimits(root: postgres.Sql): Promise<() => Promise<void>> {
       await root`update private.write_limits set max_writes = ${l.max_writes}, max_writes_new_account = ${l.max_writes_new_account}
         where family = ${l.family}`;
     }
-    for (const l of requests) await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
+    for (const l of requests) {
+      await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
+    }
   };
 }
 
@@ -162,12 +174,32 @@ async function measureEndpoint(c: Context, endpoint: Endpoint): Promise<Endpoint
   const identities = callers.map((d) => d.identity);
   const note = await probe(`${c.stack.urls.functions}/api`, endpoint, c.reader.accessToken);
   const http = (connections: number) =>
-    runWrk({ url: `${c.stack.urls.functions}/api${endpoint.path}`, method: endpoint.method, body: endpoint.body, tokens, connections, seconds: c.s.seconds }, c.scratch);
+    runWrk({
+      url: `${c.stack.urls.functions}/api${endpoint.path}`,
+      method: endpoint.method,
+      body: endpoint.body,
+      tokens,
+      connections,
+      seconds: c.s.seconds,
+    }, c.scratch);
   const sql = (clients: number) =>
-    runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities, clients, seconds: c.s.seconds }, c.pgbench, c.scratch);
-  const result = { name: endpoint.name, facade1: await http(1), facade16: await http(16), sql1: await sql(1), sql16: await sql(16), note };
-  info(`${endpoint.name}: facade ${result.facade1.perSecond.toFixed(0)}/${result.facade16.perSecond.toFixed(0)} req/s, ` +
-    `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`);
+    runPgbench(
+      { url: c.authenticatorUrl, sql: endpoint.sql, identities, clients, seconds: c.s.seconds },
+      c.pgbench,
+      c.scratch,
+    );
+  const result = {
+    name: endpoint.name,
+    facade1: await http(1),
+    facade16: await http(16),
+    sql1: await sql(1),
+    sql16: await sql(16),
+    note,
+  };
+  info(
+    `${endpoint.name}: facade ${result.facade1.perSecond.toFixed(0)}/${result.facade16.perSecond.toFixed(0)} req/s, ` +
+      `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`,
+  );
   return result;
 }
 
@@ -185,11 +217,33 @@ async function measureRest(c: Context, one: RestCase): Promise<RestResult> {
   const text = await response.text();
   const note = response.ok ? undefined : `probe answered ${response.status} ${text.slice(0, 120)}`;
   const http = (connections: number) =>
-    runWrk({ url, method: one.method, body: one.body, tokens: [token], headers: { apikey: anonKey }, connections, seconds: c.s.seconds }, c.scratch);
-  const sql = (clients: number) => runPgbench({ url: c.authenticatorUrl, sql: one.sql, identities: [identity], clients, seconds: c.s.seconds }, c.pgbench, c.scratch);
-  const result = { name: one.name, rest1: await http(1), rest16: await http(16), sql1: await sql(1), sql16: await sql(16), note };
-  info(`${one.name}: PostgREST ${result.rest1.perSecond.toFixed(0)}/${result.rest16.perSecond.toFixed(0)} req/s, ` +
-    `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`);
+    runWrk({
+      url,
+      method: one.method,
+      body: one.body,
+      tokens: [token],
+      headers: { apikey: anonKey },
+      connections,
+      seconds: c.s.seconds,
+    }, c.scratch);
+  const sql = (clients: number) =>
+    runPgbench(
+      { url: c.authenticatorUrl, sql: one.sql, identities: [identity], clients, seconds: c.s.seconds },
+      c.pgbench,
+      c.scratch,
+    );
+  const result = {
+    name: one.name,
+    rest1: await http(1),
+    rest16: await http(16),
+    sql1: await sql(1),
+    sql16: await sql(16),
+    note,
+  };
+  info(
+    `${one.name}: PostgREST ${result.rest1.perSecond.toFixed(0)}/${result.rest16.perSecond.toFixed(0)} req/s, ` +
+      `pgbench ${result.sql1.perSecond.toFixed(0)}/${result.sql16.perSecond.toFixed(0)} tps (1/16 connections)`,
+  );
   return result;
 }
 
@@ -217,21 +271,35 @@ async function checkCounters(root: postgres.Sql, f: Fixtures): Promise<string[]>
 function floorCases(f: Fixtures, feedAuthors: string[], feedPage2Cursor: string): FloorCase[] {
   return [
     { name: 'user_posts, page 1', api: userPostsSql('celebrity'), floor: userPostsFloorSql(f.celebrityId) },
-    { name: `user_posts, page ${f.deepPage}`, api: userPostsSql('celebrity', f.deepCursor), floor: userPostsFloorSql(f.celebrityId, f.deepCursor) },
+    {
+      name: `user_posts, page ${f.deepPage}`,
+      api: userPostsSql('celebrity', f.deepCursor),
+      floor: userPostsFloorSql(f.celebrityId, f.deepCursor),
+    },
     { name: 'feed, page 1', api: 'select public.feed()', floor: feedFloorSql(feedAuthors, 20) },
-    { name: 'feed, page 2', api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`, floor: feedFloorSql(feedAuthors, 20, feedPage2Cursor) },
+    {
+      name: 'feed, page 2',
+      api: `select public.feed(p_cursor => ${literal(feedPage2Cursor)})`,
+      floor: feedFloorSql(feedAuthors, 20, feedPage2Cursor),
+    },
     { name: 'feed, page 1 of 100', api: 'select public.feed(p_limit => 100)', floor: feedFloorSql(feedAuthors, 100) },
   ];
 }
 
 /** Each API function against its floor, one client (the per-row cost is the question); and whether their JSON is the same. */
-async function measureFloors(c: Context, root: postgres.Sql, authenticator: postgres.Sql, f: Fixtures): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
+async function measureFloors(
+  c: Context,
+  root: postgres.Sql,
+  authenticator: postgres.Sql,
+  f: Fixtures,
+): Promise<{ rows: FloorResult[]; sameJson: boolean }> {
   const asReader: Identity = { role: 'service_role', claims: c.reader.identity.claims };
-  const answer = (identity: Identity, sql: string) => authenticator.begin(async (tx) => {
-    await tx.unsafe(identitySql(identity));
-    const [row] = await tx.unsafe(sql);
-    return JSON.stringify(Object.values(row)[0]);
-  });
+  const answer = (identity: Identity, sql: string) =>
+    authenticator.begin(async (tx) => {
+      await tx.unsafe(identitySql(identity));
+      const [row] = await tx.unsafe(sql);
+      return JSON.stringify(Object.values(row)[0]);
+    });
   const feedPage1 = JSON.parse(await answer(c.reader.identity, 'select public.feed()'));
   const followees = await root`
     select f.followee_id as id from public.follows f where f.follower_id = ${c.reader.id} and f.status = 'accepted'`;
@@ -239,10 +307,21 @@ async function measureFloors(c: Context, root: postgres.Sql, authenticator: post
   let sameJson = true;
   for (const one of cases) sameJson &&= await answer(c.reader.identity, one.api) === await answer(asReader, one.floor);
   // Side by side in one run, a client each: what the machine's neighbours do meets both alike.
-  const load = (sql: string, identity: Identity) => ({ url: c.authenticatorUrl, sql, identities: [identity], clients: 1, seconds: c.s.seconds });
+  const load = (sql: string, identity: Identity) => ({
+    url: c.authenticatorUrl,
+    sql,
+    identities: [identity],
+    clients: 1,
+    seconds: c.s.seconds,
+  });
   const rows: FloorResult[] = [];
   for (const one of cases) {
-    const [api, floor] = await runPgbenchPair(load(one.api, c.reader.identity), load(one.floor, asReader), c.pgbench, c.scratch);
+    const [api, floor] = await runPgbenchPair(
+      load(one.api, c.reader.identity),
+      load(one.floor, asReader),
+      c.pgbench,
+      c.scratch,
+    );
     rows.push({ page: one.name, api, floor });
   }
   return { rows, sameJson };
@@ -251,19 +330,26 @@ async function measureFloors(c: Context, root: postgres.Sql, authenticator: post
 /** Taken as the run starts: the date, the load average and the commit are those of the start. */
 async function startHeader(): Promise<string[]> {
   const git = (...args: string[]) =>
-    new Deno.Command('git', { args, cwd: repoRoot, stdout: 'piped', stderr: 'null' }).output().then((o) => new TextDecoder().decode(o.stdout).trim());
+    new Deno.Command('git', { args, cwd: repoRoot, stdout: 'piped', stderr: 'null' }).output().then((o) =>
+      new TextDecoder().decode(o.stdout).trim()
+    );
   const dirty = (await git('status', '--porcelain')) ? ' (with uncommitted changes)' : '';
   const memory = Deno.systemMemoryInfo();
   return [
     `started: ${new Date().toISOString()}`,
     `machine: ${navigator.hardwareConcurrency} cores (nproc), ${(memory.total / 2 ** 30).toFixed(1)} GiB memory, ` +
-    `load average at start ${Deno.loadavg().map((n) => n.toFixed(2)).join(' ')} (other processes share the cores: figures are noisy)`,
+    `load average at start ${
+      Deno.loadavg().map((n) => n.toFixed(2)).join(' ')
+    } (other processes share the cores: figures are noisy)`,
     `git: ${await git('rev-parse', '--short', 'HEAD')} on ${await git('rev-parse', '--abbrev-ref', 'HEAD')}${dirty}`,
   ];
 }
 
 async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir: string): Promise<string[]> {
-  const postgresInfo = await queryValue(stack.superuserUrl, `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`);
+  const postgresInfo = await queryValue(
+    stack.superuserUrl,
+    `select current_setting('server_version') || ', shared_buffers ' || current_setting('shared_buffers')`,
+  );
   return [
     `scale: ${record.scale} (BENCH_SCALE), seeded ${record.at}; ${s.seconds} s per load run (BENCH_SECONDS); ${s.drivers} driver accounts`,
     `PostgreSQL ${postgresInfo}; the facade's pool: 8 connections (DB_POOL_MAX default)`,
@@ -278,9 +364,15 @@ export async function scaleBench(args: string[]): Promise<void> {
   const s = settings(args);
   const started = await startHeader();
   // Each scale keeps its own seeded database, so 1 M and 10 M can be measured in turns without seeding again.
-  const bench = profile('bench', readConfig(), { keep: s.keep, replica: s.replica, dirName: s.scale === 1 ? 'bench' : `bench-scale-${s.scale}` });
+  const bench = profile('bench', readConfig(), {
+    keep: s.keep,
+    replica: s.replica,
+    dirName: s.scale === 1 ? 'bench' : `bench-scale-${s.scale}`,
+  });
   const stack = await up(bench);
-  if (stack.authUnavailable) throw new Error(`the scale benchmark needs Supabase Auth for its drivers: ${stack.authUnavailable}`);
+  if (stack.authUnavailable) {
+    throw new Error(`the scale benchmark needs Supabase Auth for its drivers: ${stack.authUnavailable}`);
+  }
   const logDir = join(bench.dir, 'logs');
   info(`bench data lives in ${bench.dir} (Postgres cluster, logs, reports); ${s.keep ? 'kept' : 'fresh'} database`);
   await ensureWrkInstalled(logDir);
@@ -292,7 +384,10 @@ export async function scaleBench(args: string[]): Promise<void> {
   const scratch = await Deno.makeTempDir({ dir: bench.dir, prefix: 'scratch-' });
   let restoreLimits: (() => Promise<void>) | undefined;
   try {
-    const drivers = await step(`${s.drivers} drivers sign up and in through Supabase Auth`, () => signUpDrivers(stack, s.drivers));
+    const drivers = await step(
+      `${s.drivers} drivers sign up and in through Supabase Auth`,
+      () => signUpDrivers(stack, s.drivers),
+    );
     const reader = drivers[0];
     await applyReaderFixtures(root, reader, record.scale);
     // The drivers write thousands of times a minute: the write limits are raised out of their reach (every write
@@ -301,22 +396,57 @@ export async function scaleBench(args: string[]): Promise<void> {
     const recount = await step('select private.recount_counters()', () => timeRecount(root, s.recountCapSeconds));
     info(`recount_counters: ${recount}`);
     const fixtures = await findFixtures(root, authenticator, reader);
-    const c: Context = { stack, s, authenticatorUrl, pgbench: join(pgBinDir(), 'pgbench'), scratch, reader, writers: drivers.slice(1) };
+    const c: Context = {
+      stack,
+      s,
+      authenticatorUrl,
+      pgbench: join(pgBinDir(), 'pgbench'),
+      scratch,
+      reader,
+      writers: drivers.slice(1),
+    };
     const results: EndpointResult[] = [];
     // Three times: the ratio of the user-posts page to its floor must hold run after run.
     const floorRuns: Array<{ rows: FloorResult[]; sameJson: boolean }> = [];
     for (const run of [1, 2, 3]) {
-      floorRuns.push(await step(`set-based floors of the user-posts page and the feed (run ${run} of 3)`, () => measureFloors(c, root, authenticator, fixtures)));
+      floorRuns.push(
+        await step(
+          `set-based floors of the user-posts page and the feed (run ${run} of 3)`,
+          () => measureFloors(c, root, authenticator, fixtures),
+        ),
+      );
     }
-    const growth = await step('growth targets: the feed of 5,000 sparse followees and of a 100,000-post account, deleting an account', () =>
-      measureGrowth(root, (identity) =>
-        runPgbench({ url: c.authenticatorUrl, sql: 'select public.feed()', identities: [identity], clients: 1, seconds: s.seconds }, c.pgbench, c.scratch)));
+    const growth = await step(
+      'growth targets: the feed of 5,000 sparse followees and of a 100,000-post account, deleting an account',
+      () =>
+        measureGrowth(
+          root,
+          (identity) =>
+            runPgbench(
+              {
+                url: c.authenticatorUrl,
+                sql: 'select public.feed()',
+                identities: [identity],
+                clients: 1,
+                seconds: s.seconds,
+              },
+              c.pgbench,
+              c.scratch,
+            ),
+        ),
+    );
     const facadeCost = await step("the facade's own cost at 8 and 64 connections", () =>
       measureFacadeCost(
         {
-          functionsUrl: stack.urls.functions, functionsDirectUrl: stack.urls.functionsDirect, authenticatorUrl, authenticator,
+          functionsUrl: stack.urls.functions,
+          functionsDirectUrl: stack.urls.functionsDirect,
+          authenticatorUrl,
+          authenticator,
           poolerUrl: stack.poolerUrl && roleUrl(stack.poolerUrl, 'authenticator'),
-          reader, pgbench: c.pgbench, scratch, seconds: s.seconds,
+          reader,
+          pgbench: c.pgbench,
+          scratch,
+          seconds: s.seconds,
         },
         endpoints(fixtures).filter((endpoint) => facadeCostReads.includes(endpoint.name)),
       ));
@@ -331,17 +461,40 @@ export async function scaleBench(args: string[]): Promise<void> {
       const facade = await measureEndpoint(c, endpoints(fixtures)[0]);
       const token = [c.reader.accessToken];
       const direct = (url: string, method: 'GET' | 'POST', body?: unknown) => async (connections: number) =>
-        await runWrk({ url, method, body, tokens: token, headers: { apikey: c.stack.keys.anonKey }, connections, seconds: c.s.seconds }, c.scratch);
+        await runWrk({
+          url,
+          method,
+          body,
+          tokens: token,
+          headers: { apikey: c.stack.keys.anonKey },
+          connections,
+          seconds: c.s.seconds,
+        }, c.scratch);
       const facadeDirect = direct(`${c.stack.urls.functionsDirect}/api/post/${fixtures.likedPostId}`, 'GET');
       const restDirect = direct(`${c.stack.urls.restDirect}/rpc/get_post`, 'POST', { p_post_id: fixtures.likedPostId });
-      const straight = { facade1: await facadeDirect(1), facade16: await facadeDirect(16), rest1: await restDirect(1), rest16: await restDirect(16) };
+      const straight = {
+        facade1: await facadeDirect(1),
+        facade16: await facadeDirect(16),
+        rest1: await restDirect(1),
+        rest16: await restDirect(16),
+      };
       return { rows, facadeGetPost: facade, straight };
     });
     const poolerReplica = !s.replica ? undefined : await step('the pooler and the read replica', () => {
       const all = endpoints(fixtures);
       const reads = all.filter((endpoint) => facadeCostReads.includes(endpoint.name));
       return measurePoolerAndReplica(
-        { stack, profile: bench, logDir, scratch, seconds: s.seconds, reader, writers: c.writers, pgbench: c.pgbench, authenticatorUrl },
+        {
+          stack,
+          profile: bench,
+          logDir,
+          scratch,
+          seconds: s.seconds,
+          reader,
+          writers: c.writers,
+          pgbench: c.pgbench,
+          authenticatorUrl,
+        },
         reads,
         all.filter((endpoint) => endpoint.kind === 'write'),
       );
@@ -349,11 +502,25 @@ export async function scaleBench(args: string[]): Promise<void> {
     const counters = await checkCounters(root, fixtures);
     const writes = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'write');
     const writeLoad = (endpoint: Endpoint, clients: number) =>
-      runPgbench({ url: c.authenticatorUrl, sql: endpoint.sql, identities: c.writers.map((d) => d.identity), clients, seconds: s.seconds }, c.pgbench, c.scratch);
-    const notificationCost = await step('the write paths with and without their notification triggers', () =>
-      measureTriggerCost(root, notifyingTriggers, writes, [1, 16], writeLoad));
-    const writeLimitCost = await step('the write paths with and without counting against the write limits', () =>
-      measureTriggerCost(root, writeLimitTriggers, writes, [1, 16], writeLoad));
+      runPgbench(
+        {
+          url: c.authenticatorUrl,
+          sql: endpoint.sql,
+          identities: c.writers.map((d) => d.identity),
+          clients,
+          seconds: s.seconds,
+        },
+        c.pgbench,
+        c.scratch,
+      );
+    const notificationCost = await step(
+      'the write paths with and without their notification triggers',
+      () => measureTriggerCost(root, notifyingTriggers, writes, [1, 16], writeLoad),
+    );
+    const writeLimitCost = await step(
+      'the write paths with and without counting against the write limits',
+      () => measureTriggerCost(root, writeLimitTriggers, writes, [1, 16], writeLoad),
+    );
     const queries = await step('supabase-js-shaped queries', async () => {
       const rows = [];
       for (const query of tableQueries(fixtures)) {
@@ -365,8 +532,15 @@ export async function scaleBench(args: string[]): Promise<void> {
       }
       return rows;
     });
-    const plans = await step('the plans of the reads that grow with the tables', () =>
-      explainNested(stack.superuserUrl, reader.identity, endpoints(fixtures).filter((endpoint) => planReads.includes(endpoint.name))));
+    const plans = await step(
+      'the plans of the reads that grow with the tables',
+      () =>
+        explainNested(
+          stack.superuserUrl,
+          reader.identity,
+          endpoints(fixtures).filter((endpoint) => planReads.includes(endpoint.name)),
+        ),
+    );
     const report: Report = {
       header: [...started, `finished: ${new Date().toISOString()}`, ...await runHeader(s, record, stack, bench.dir)],
       seed: record.steps,

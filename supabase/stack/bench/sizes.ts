@@ -54,9 +54,21 @@ function positive(name: string, fallback: number): number {
 async function serve(label: string, dirName: string, port: number, logDir: string): Promise<Size> {
   const bench = profile('bench', readConfig(), { keep: true, dirName });
   const dataDir = join(bench.dir, 'postgres');
-  if (!existsSync(join(bench.dir, 'seed.json'))) throw new Error(`no seeded database in ${bench.dir}: run bench:scale at that size first`);
-  if (livePostmaster(dataDir) !== undefined) throw new Error(`a bench:scale stack is serving ${dataDir}: let it finish first`);
-  await supervise(postgresService({ name: `postgres-${label}`, dataDir, port, socketDir: join(bench.dir, 'sizes-socket'), settings: profileSettings(bench) }, logDir));
+  if (!existsSync(join(bench.dir, 'seed.json'))) {
+    throw new Error(`no seeded database in ${bench.dir}: run bench:scale at that size first`);
+  }
+  if (livePostmaster(dataDir) !== undefined) {
+    throw new Error(`a bench:scale stack is serving ${dataDir}: let it finish first`);
+  }
+  await supervise(
+    postgresService({
+      name: `postgres-${label}`,
+      dataDir,
+      port,
+      socketDir: join(bench.dir, 'sizes-socket'),
+      settings: profileSettings(bench),
+    }, logDir),
+  );
   const url = `postgresql://postgres:${localPassword}@127.0.0.1:${port}/postgres`;
   const root = postgres(url, { max: 1, onnotice: () => {} });
   const authenticatorUrl = roleUrl(url, 'authenticator');
@@ -66,7 +78,15 @@ async function serve(label: string, dirName: string, port: number, logDir: strin
   try {
     const fixtures = await findFixtures(root, authenticator, { id: String(reader.claims.sub), identity: reader });
     const reads = endpoints(fixtures).filter((endpoint) => endpoint.kind === 'read');
-    return { label, dirName, url, authenticatorUrl, root, reader, sql: new Map(reads.map((read) => [read.name, read.sql])) };
+    return {
+      label,
+      dirName,
+      url,
+      authenticatorUrl,
+      root,
+      reader,
+      sql: new Map(reads.map((read) => [read.name, read.sql])),
+    };
   } finally {
     await authenticator.end();
   }
@@ -97,7 +117,9 @@ function markdown(rows: Row[], plans: Map<string, PlanResult[]>, header: string[
     const rounds = row.small.map((small, i) => ratio(row.large[i], small)).join(', ');
     const g = growth(row);
     lines.push(
-      `| ${row.name} | ${ms(median(row.small))} | ${ms(median(row.large))} | ${rounds} | ×${g.toFixed(2)} | ${g <= target ? 'yes' : '**no**'} | ` +
+      `| ${row.name} | ${ms(median(row.small))} | ${ms(median(row.large))} | ${rounds} | ×${g.toFixed(2)} | ${
+        g <= target ? 'yes' : '**no**'
+      } | ` +
         `${row.buffers.small} | ${row.buffers.large} | ${ratio(row.buffers.large, row.buffers.small)} |`,
     );
   }
@@ -120,7 +142,10 @@ export async function sizesBench(): Promise<void> {
   const scratch = await Deno.makeTempDir({ dir, prefix: 'scratch-' });
   // Ports of their own beside the bench stack's (which may be running), so both clusters serve at once.
   const small = await step('the 1 M bench database', () => serve('1m', 'bench', bench.ports.db + 20, logDir));
-  const large = await step('the 10 M bench database', () => serve('10m', 'bench-scale-10', bench.ports.db + 21, logDir));
+  const large = await step(
+    'the 10 M bench database',
+    () => serve('10m', 'bench-scale-10', bench.ports.db + 21, logDir),
+  );
   try {
     const pgbench = join(pgBinDir(), 'pgbench');
     const names = [...small.sql.keys()].filter((name) => large.sql.has(name));
@@ -130,14 +155,27 @@ export async function sizesBench(): Promise<void> {
         name,
         small: [],
         large: [],
-        buffers: { small: await buffersOf(small, small.sql.get(name)!), large: await buffersOf(large, large.sql.get(name)!) },
+        buffers: {
+          small: await buffersOf(small, small.sql.get(name)!),
+          large: await buffersOf(large, large.sql.get(name)!),
+        },
       });
     }
     for (let round = 1; round <= rounds; round++) {
       await step(`round ${round} of ${rounds}: every read at both sizes at once`, async () => {
         for (const row of rows) {
           const load = (size: Size) =>
-            runPgbench({ url: size.authenticatorUrl, sql: size.sql.get(row.name)!, identities: [size.reader], clients: 1, seconds }, pgbench, scratch);
+            runPgbench(
+              {
+                url: size.authenticatorUrl,
+                sql: size.sql.get(row.name)!,
+                identities: [size.reader],
+                clients: 1,
+                seconds,
+              },
+              pgbench,
+              scratch,
+            );
           const [a, b] = await Promise.all([load(small), load(large)]);
           if (a.failed || b.failed) throw new Error(`${row.name}: ${a.failed ?? b.failed}`);
           row.small.push(a.p50);
@@ -147,12 +185,17 @@ export async function sizesBench(): Promise<void> {
     }
     const plans = new Map<string, PlanResult[]>();
     for (const row of rows.filter((row) => growth(row) > target)) {
-      const explain = (size: Size) => explainNested(size.url, size.reader, [{ name: row.name, sql: size.sql.get(row.name)! }]);
+      const explain = (size: Size) =>
+        explainNested(size.url, size.reader, [{ name: row.name, sql: size.sql.get(row.name)! }]);
       plans.set(row.name, [...await explain(small), ...await explain(large)]);
     }
     const header = [
-      `finished: ${new Date().toISOString()}; ${rounds} rounds of ${seconds} s per read, pgbench with one client on each database at once`,
-      `machine: ${navigator.hardwareConcurrency} cores, load average ${Deno.loadavg().map((l) => l.toFixed(2)).join(' ')} at the end`,
+      `finished: ${
+        new Date().toISOString()
+      }; ${rounds} rounds of ${seconds} s per read, pgbench with one client on each database at once`,
+      `machine: ${navigator.hardwareConcurrency} cores, load average ${
+        Deno.loadavg().map((l) => l.toFixed(2)).join(' ')
+      } at the end`,
       `databases: .local/${small.dirName} (1 M posts) and .local/${large.dirName} (10 M posts)`,
     ];
     const text = markdown(rows, plans, header);

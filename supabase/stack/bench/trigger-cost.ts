@@ -26,7 +26,16 @@ export const notifyingTriggers: Triggers = [
 
 /** Every trigger that counts a write against the write limits (supabase/schemas/24_write_limits.sql). */
 export const writeLimitTriggers: Triggers = [
-  'posts', 'comments', 'post_likes', 'comment_likes', 'follows', 'blocks', 'close_friends', 'reports', 'post_mentions', 'comment_mentions',
+  'posts',
+  'comments',
+  'post_likes',
+  'comment_likes',
+  'follows',
+  'blocks',
+  'close_friends',
+  'reports',
+  'post_mentions',
+  'comment_mentions',
 ].map((table) => [`public.${table}`, 'count_write'] as const);
 
 export interface TriggerCost {
@@ -39,7 +48,8 @@ export interface TriggerCost {
 
 /** The tables the writes touch. Vacuumed before each run: a hot row updated thousands of times a second leaves
  * dead versions that slow every later run until autovacuum comes, which would favour whichever side ran first. */
-const writtenTables = 'public.posts, public.comments, public.post_likes, public.follows, public.profiles, public.notifications';
+const writtenTables =
+  'public.posts, public.comments, public.post_likes, public.follows, public.profiles, public.notifications';
 
 async function setTriggers(root: postgres.Sql, triggers: Triggers, enabled: boolean): Promise<void> {
   const verb = enabled ? 'enable' : 'disable';

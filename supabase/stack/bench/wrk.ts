@@ -47,9 +47,15 @@ end
 function init(args)
   wrk.method = ${quote(load.method)}
   wrk.headers["Authorization"] = "Bearer " .. token
-  ${Object.entries(load.headers ?? {}).map(([name, value]) => `wrk.headers[${quote(name)}] = ${quote(value)}`).join('\n  ')}
-  ${load.body === undefined ? '' : `wrk.headers["Content-Type"] = "application/json"
-  wrk.body = ${quote(JSON.stringify(load.body))}`}
+  ${
+    Object.entries(load.headers ?? {}).map(([name, value]) => `wrk.headers[${quote(name)}] = ${quote(value)}`).join(
+      '\n  ',
+    )
+  }
+  ${
+    load.body === undefined ? '' : `wrk.headers["Content-Type"] = "application/json"
+  wrk.body = ${quote(JSON.stringify(load.body))}`
+  }
 end
 function done(summary, latency, requests)
   local e = summary.errors
@@ -66,7 +72,19 @@ export async function runWrk(load: HttpLoad, scratchDir: string): Promise<Load> 
   // One thread per caller when there are several, so each connection keeps its caller; else two threads.
   const threads = load.tokens.length > 1 ? load.connections : Math.min(2, load.connections);
   const output = await new Deno.Command(wrkPath, {
-    args: ['-t', String(threads), '-c', String(load.connections), '-d', `${load.seconds}s`, '--timeout', '15s', '-s', script, load.url],
+    args: [
+      '-t',
+      String(threads),
+      '-c',
+      String(load.connections),
+      '-d',
+      `${load.seconds}s`,
+      '--timeout',
+      '15s',
+      '-s',
+      script,
+      load.url,
+    ],
     stdin: 'null',
     stdout: 'piped',
     stderr: 'piped',

@@ -38,7 +38,8 @@ export function formatMs(ms: number | undefined): string {
 export function printFigures(title: string, figures: Record<string, unknown>): void {
   const width = Math.max(...Object.keys(figures).map((name) => name.length));
   const lines = Object.entries(figures).map(([name, value]) =>
-    `  ${name.padEnd(width)}  ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+    `  ${name.padEnd(width)}  ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`
+  );
   console.log(`\n── ${title}\n${lines.join('\n')}\n`);
 }
 

@@ -42,7 +42,10 @@ export async function restartPostgres(): Promise<void> {
 }
 
 /** Sends `signal` to a service's process, as the OOM killer or a crash would end it. */
-export function killService(name: 'pgbouncer' | 'mailpit' | 'auth' | 'functions', signal: NodeJS.Signals = 'SIGKILL'): number {
+export function killService(
+  name: 'pgbouncer' | 'mailpit' | 'auth' | 'functions',
+  signal: NodeJS.Signals = 'SIGKILL',
+): number {
   const pid = servicePid(name);
   process.kill(pid, signal);
   return pid;

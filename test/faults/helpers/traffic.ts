@@ -57,7 +57,11 @@ export interface Traffic {
 }
 
 /** `workers` loops of `request(worker, n)` until stopped or `maxRequests` in all have been sent. */
-export function startTraffic(workers: number, request: (worker: number, n: number) => Promise<Outcome>, maxRequests = 20_000): Traffic {
+export function startTraffic(
+  workers: number,
+  request: (worker: number, n: number) => Promise<Outcome>,
+  maxRequests = 20_000,
+): Traffic {
   const outcomes: Outcome[] = [];
   let stopped = false;
   let sent = 0;
