@@ -3,6 +3,7 @@
 // of Invite, Send magic link and Send password recovery are replayed in test/api/studio-mails.test.ts; the refusal
 // codes of direct edits, in SQL, in test/db/studio.test.ts and the ban buttons' history in
 // test/api/studio-auth-bans.test.ts. The suite ends with moderation.integrity_report() empty.
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot, errorOf, rpc } from '../helpers/db.ts';
@@ -191,6 +192,38 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     expect((await (await signedInSdk(blocked)).from('profiles').select('id').eq('id', blocker.id)).data).toEqual([]);
   });
 
+  it('a like or comment across a block, a comment edit or a notification by hand is refused; the block still hides', async () => {
+    const [author, blocked, fan] = await Promise.all(
+      ['replayauthor', 'replayshunned', 'replayfan'].map((label) => createAccount(label)),
+    );
+    const post = await rpc(author, 'create_post', { p_body: 'replayed' });
+    await rpc(author, 'block', { p_username: blocked.username });
+    const refused = { code: 'PT409', hint: 'not_visible_to_writer' };
+    expect(await errorOf(tableEditor.insert('post_likes', { post_id: post.id, user_id: blocked.id }))).toMatchObject(
+      refused,
+    );
+    expect(await errorOf(tableEditor.insert('comments', { post_id: post.id, author_id: blocked.id, body: 'hi' })))
+      .toMatchObject(refused);
+    expect(
+      await errorOf(tableEditor.insert('notifications', {
+        recipient_id: author.id,
+        actor_id: fan.id,
+        kind: 'post_like',
+        post_id: post.id,
+      })),
+    ).toMatchObject({ code: 'PT403', hint: 'written_by_database' });
+    const [comment] = await tableEditor.insert('comments', { post_id: post.id, author_id: fan.id, body: 'kept' });
+    expect(await errorOf(tableEditor.update('comments', { body: 'rewritten' }, { id: comment.id })))
+      .toMatchObject({ code: 'PT403', hint: 'comment_not_editable' });
+    const [facade, sdk] = await Promise.all([
+      api('GET', `/post/${post.id}`, { token: author.accessToken }),
+      (await signedInSdk(author)).from('comments').select('body').eq('post_id', post.id),
+    ]);
+    expect([facade.body.likes_count, facade.body.comments_count]).toEqual([0, 1]);
+    expect(sdk.data).toEqual([{ body: 'kept' }]);
+    expect((await api('GET', `/post/${post.id}`, { token: blocked.accessToken })).status).toBe(404);
+  });
+
   it('a ban history entry or a confirmation written by hand is refused; the account reads as before', async () => {
     const member = await createAccount('replayrecord');
     const forged = tableEditor.insert('ban_history', {
@@ -210,6 +243,54 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
     expect((await api('GET', '/auth/user', { token: member.accessToken })).status).toBe(200);
   });
 });
+
+// apps/studio/lib/role-impersonation.ts: the SQL editor's "impersonate a user" runs the query as `postgres` after
+// these settings (the user's claims with a made-up session_id, and a marker path); test/db/impersonation.test.ts
+// covers what it may and may not open.
+studio('the SQL editor impersonating a user', () => {
+  it('reads the feed and writes a like as the user would through supabase-js', async () => {
+    const [reader, followed, blocker] = await Promise.all(
+      ['replayreader', 'replayfollowed', 'replayblocker'].map((label) => createAccount(label)),
+    );
+    await rpc(reader, 'follow', { p_username: followed.username });
+    const post = await rpc(followed, 'create_post', { p_body: 'in the feed' });
+    const hidden = await rpc(blocker, 'create_post', { p_body: 'not for the reader' });
+    await rpc(blocker, 'block', { p_username: reader.username });
+    const impersonated = await impersonating(reader, 'select public.feed() as page');
+    const { data } = await (await signedInSdk(reader)).rpc('feed');
+    const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
+    expect(ids(impersonated[0].page)).toEqual(ids(data as { items: { id: string }[] }));
+    expect(ids(impersonated[0].page)).toContain(post.id);
+    await impersonating(reader, `select public.like_post('${post.id}')`);
+    expect((await api('GET', `/post/${post.id}`, { token: reader.accessToken })).body.liked_by_me).toBe(true);
+    expect(await errorOf(impersonating(reader, `select public.like_post('${hidden.id}')`)))
+      .toMatchObject({ code: 'PT404', hint: 'post_not_found' });
+  });
+});
+
+/** Studio's wrapper (wrapWithRoleImpersonation) around `query`, sent as one text as the SQL editor sends it. */
+function impersonating(user: Account, query: string) {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = JSON.stringify({
+    aal: 'aal1',
+    amr: [{ method: 'password', timestamp: now }],
+    aud: 'authenticated',
+    email: user.email,
+    exp: now + 3600,
+    iat: now,
+    role: 'authenticated',
+    session_id: randomUUID(),
+    sub: user.id,
+  });
+  return asRoot.begin((tx) =>
+    tx.unsafe(`select set_config('role', 'authenticated', true),
+      set_config('request.jwt.claims', '${claims.replaceAll("'", "''")}', true),
+      set_config('request.method', 'POST', true),
+      set_config('request.path', '/impersonation-example-request-path', true),
+      set_config('request.headers', '{"accept": "*/*"}', true);
+    ${query}`)
+  );
+}
 
 afterAll(async () => {
   if (!authIsRunning) return;
