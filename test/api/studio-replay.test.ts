@@ -256,13 +256,13 @@ studio('the SQL editor impersonating a user', () => {
     const post = await rpc(followed, 'create_post', { p_body: 'in the feed' });
     const hidden = await rpc(blocker, 'create_post', { p_body: 'not for the reader' });
     await rpc(blocker, 'block', { p_username: reader.username });
-    const impersonated = await impersonating(reader, 'select public.feed() as page');
+    const impersonated = (await impersonating(reader, 'select public.feed() as page')).at(-1)!;
     const { data } = await (await signedInSdk(reader)).rpc('feed');
     const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
     expect(ids(impersonated[0].page)).toEqual(ids(data as { items: { id: string }[] }));
     expect(ids(impersonated[0].page)).toContain(post.id);
     await impersonating(reader, `select public.like_post('${post.id}')`);
-    expect((await api('GET', `/post/${post.id}`, { token: reader.accessToken })).body.liked_by_me).toBe(true);
+    expect((await api('GET', `/post/${post.id}`, { token: reader.accessToken })).body.viewer.liked).toBe(true);
     expect(await errorOf(impersonating(reader, `select public.like_post('${hidden.id}')`)))
       .toMatchObject({ code: 'PT404', hint: 'post_not_found' });
   });
