@@ -1,5 +1,5 @@
 // The Go-built servers of the local stack, built once into .local/bin and reused: Supabase Auth at a pinned
-// commit, and Mailpit at the version pinned by supabase/stack/tools/go.mod.
+// commit, and Mailpit at the version pinned by supabase/stack/go/go.mod.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { binDir, repoRoot } from './config.ts';
@@ -11,7 +11,7 @@ export const authModule = 'github.com/supabase/auth';
 export const authCommit = '4fa66ba71d8c55b5c95cd5635766ed8bbae6d96a';
 export const authVersion = 'v2.189.0';
 
-const toolsDir = join(repoRoot, 'supabase', 'stack', 'tools');
+const toolsDir = join(repoRoot, 'supabase', 'stack', 'go');
 
 export type Binary = { path: string } | { error: string };
 

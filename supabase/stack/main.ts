@@ -1,20 +1,21 @@
-// `npm start`, `npm test` and `npm run reset`: the Docker-free local stack (see README.md and docs/OPERATIONS.md).
+// Every command of the Docker-free local stack (see README.md and docs/OPERATIONS.md), run by the npm scripts:
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
 //   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
 //   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
-//   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (see bench/scale.ts)
-//   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (bench/compare.ts)
-//   bench:sizes  the kept 1 M and 10 M bench databases served side by side: each read at both at once (bench/sizes.ts)
-//   bench:cold  the test stack, then fresh function processes: each version's first answer, side by side (bench/cold.ts)
+//   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (supabase/bench/scale.ts)
+//   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (supabase/bench/compare.ts)
+//   bench:sizes  the kept 1 M and 10 M bench databases served at once: each read at both (supabase/bench/sizes.ts)
+//   bench:cold  the test stack, then fresh function processes: each version's first answer (supabase/bench/cold.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
-//   generate  every generated file, in order (supabase/stack/generated.ts); needs `npm start` running
+//   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running
 //   error-codes  only the error code lists (no stack needed)
 //   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
 //   docs:rpc  regenerates docs/RPC.md from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
 //   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
+// The scripts that need no stack (fmt, check, lock, lint:openapi, client) run supabase/tools/ directly (package.json).
 import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { join } from 'node:path';
@@ -36,12 +37,12 @@ import {
   withoutTls,
 } from './schema.ts';
 import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
-import { integrityHolds } from './integrity.ts';
-import { scaleBench } from './bench/scale.ts';
-import { compareReports } from './bench/compare.ts';
-import { sizesBench } from './bench/sizes.ts';
-import { coldBench } from './bench/cold.ts';
-import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from './generated.ts';
+import { integrityHolds } from '../tools/integrity.ts';
+import { scaleBench } from '../bench/scale.ts';
+import { compareReports } from '../bench/compare.ts';
+import { sizesBench } from '../bench/sizes.ts';
+import { coldBench } from '../bench/cold.ts';
+import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from '../tools/generated.ts';
 
 function onStopSignal(handler: () => void): void {
   Deno.addSignalListener('SIGINT', handler);
@@ -221,7 +222,7 @@ async function write(files: GeneratedFile[]): Promise<void> {
   }
 }
 
-/** `npm run types`: the database types from the running development database (supabase/stack/generated.ts). */
+/** `npm run types`: the database types from the running development database (supabase/tools/generated.ts). */
 async function types(): Promise<void> {
   await exportSendEmailHook(profile('dev', readConfig()));
   let files: GeneratedFile[];
@@ -243,12 +244,12 @@ async function rpcReference(): Promise<void> {
   }
 }
 
-/** `npm run generate`: every generated file, in order (supabase/stack/generated.ts). Needs `npm start` running. */
+/** `npm run generate`: every generated file, in order (supabase/tools/generated.ts). Needs `npm start` running. */
 async function generate(): Promise<void> {
   await write(errorCodeFiles());
   // A fresh process: the OpenAPI document is built from the app, which imports the error codes just written.
   const client = await new Deno.Command(Deno.execPath(), {
-    args: ['run', '--allow-all', join(repoRoot, 'supabase', 'stack', 'openapi-tasks.ts'), 'client'],
+    args: ['run', '--allow-all', join(repoRoot, 'supabase', 'tools', 'openapi-tasks.ts'), 'client'],
     stdout: 'inherit',
     stderr: 'inherit',
   }).spawn().status;

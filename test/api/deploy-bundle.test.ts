@@ -1,5 +1,5 @@
 // Deployable as written: the api function served from a copy holding only what `supabase functions deploy api`
-// uploads (supabase/stack/function-bundle.ts: the import map, static_files and the entrypoint's local modules),
+// uploads (supabase/tools/function-bundle.ts: the import map, static_files and the entrypoint's local modules),
 // started with the stack's command line but allowed to read nothing outside the copy. /health, /openapi.json and
 // /docs with Swagger UI's script and styles answer from there, and a static file missing from the upload fails.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -52,7 +52,7 @@ describe('the api function served from its upload alone', () => {
       '--allow-run',
       '--allow-write',
       '--allow-env',
-      'supabase/stack/function-bundle.ts',
+      'supabase/tools/function-bundle.ts',
       'copy',
       copy,
     ], { cwd: repoRoot });

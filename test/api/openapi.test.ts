@@ -2,7 +2,7 @@
 // and the typed client's generated types (`npm run client`) in step with it.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { clientTypes, clientTypesFile, openApiDocument } from '../../supabase/stack/openapi.ts';
+import { clientTypes, clientTypesFile, openApiDocument } from '../../supabase/tools/openapi.ts';
 
 interface Operation {
   operationId?: string;

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { documentedCodes } from '../../supabase/stack/error-codes.ts';
-import { errorCodeFiles } from '../../supabase/stack/generated.ts';
+import { documentedCodes } from '../../supabase/tools/error-codes.ts';
+import { errorCodeFiles } from '../../supabase/tools/generated.ts';
 import { asRoot } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 

@@ -2,8 +2,8 @@
 // with its arguments, defaults, who may call it and its comment, beside the route answering the same JSON.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { rpcReferenceFile, sourcesOf } from '../../supabase/stack/generated.ts';
-import { apiFunctions, routesByFunction } from '../../supabase/stack/rpc-reference.ts';
+import { rpcReferenceFile, sourcesOf } from '../../supabase/tools/generated.ts';
+import { apiFunctions, routesByFunction } from '../../supabase/tools/rpc-reference.ts';
 import { asRoot } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 

@@ -2,8 +2,8 @@
 // package's and the Edge Function's copy): regenerate them with `npm run types` when this fails.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { databaseTypesFiles } from '../../supabase/stack/database-types.ts';
-import { databaseTypeFiles } from '../../supabase/stack/generated.ts';
+import { databaseTypesFiles } from '../../supabase/tools/database-types.ts';
+import { databaseTypeFiles } from '../../supabase/tools/generated.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 
 describe.skipIf(!authIsRunning)('the database types', () => {

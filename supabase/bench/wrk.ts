@@ -3,8 +3,8 @@
 // each wrk thread one caller's access token, the method and the body, and prints the figures as JSON.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { info } from '../log.ts';
-import { run } from '../processes.ts';
+import { info } from '../stack/log.ts';
+import { run } from '../stack/processes.ts';
 import { type Load, noLoad } from './load.ts';
 
 const wrkPath = '/usr/bin/wrk';

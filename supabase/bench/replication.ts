@@ -3,9 +3,9 @@
 // stack's facade, which reads from the replica, against the pooled one that reads everything from the
 // primary; and the replica's replay lag while the write endpoints run through the stack's facade.
 import postgres from 'postgres';
-import type { Profile } from '../config.ts';
-import type { Running } from '../processes.ts';
-import { spawnFacade, type Stack } from '../stack.ts';
+import type { Profile } from '../stack/config.ts';
+import type { Running } from '../stack/processes.ts';
+import { spawnFacade, type Stack } from '../stack/stack.ts';
 import type { Driver } from './drivers.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { Load } from './load.ts';

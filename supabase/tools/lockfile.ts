@@ -6,7 +6,7 @@
 // its parent pins, with its os, cpu and libc: npm skips it where they do not match, and fetches it elsewhere.
 // npm then rewrites the lockfile once more, so that it is in npm's own order and `npm install` leaves it as is.
 import { join } from 'node:path';
-import { repoRoot } from './config.ts';
+import { repoRoot } from '../stack/config.ts';
 
 interface LockEntry {
   version?: string;

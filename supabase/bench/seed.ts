@@ -6,8 +6,8 @@
 // put back in time order (CLUSTER), and VACUUM ANALYZE leaves the tables as autovacuum would (statistics,
 // visibility map).
 import { join } from 'node:path';
-import { queryValue } from '../postgres.ts';
-import { run } from '../processes.ts';
+import { queryValue } from '../stack/postgres.ts';
+import { run } from '../stack/processes.ts';
 import { seconds } from './stats.ts';
 
 const seedDir = join(import.meta.dirname!, 'seed');

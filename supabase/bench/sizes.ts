@@ -10,11 +10,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { localDir, profile, readConfig } from '../config.ts';
-import { info, step } from '../log.ts';
-import { livePostmaster } from '../postmaster.ts';
-import { localPassword, pgBinDir, postgresService, profileSettings, roleUrl } from '../postgres.ts';
-import { supervise } from '../supervisor.ts';
+import { localDir, profile, readConfig } from '../stack/config.ts';
+import { info, step } from '../stack/log.ts';
+import { livePostmaster } from '../stack/postmaster.ts';
+import { localPassword, pgBinDir, postgresService, profileSettings, roleUrl } from '../stack/postgres.ts';
+import { supervise } from '../stack/supervisor.ts';
 import { endpoints } from './endpoints.ts';
 import { findFixtures } from './fixtures.ts';
 import { seededReader } from './growth.ts';

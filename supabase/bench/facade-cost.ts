@@ -8,9 +8,9 @@
 // the rest of a request's time goes; the CPU time each process spends per request; and, at 8 connections, the
 // facade and pgbench again with Postgres on a core of its own (bench/cpu.ts).
 import type postgres from 'postgres';
-import { type Database, identity } from '../../../functions/api/lib/db.ts';
-import { takeQuota } from '../../../functions/api/lib/request-quota.ts';
-import { createRoleSettings } from '../../../functions/api/lib/role-settings.ts';
+import { type Database, identity } from '../../functions/api/lib/db.ts';
+import { takeQuota } from '../../functions/api/lib/request-quota.ts';
+import { createRoleSettings } from '../../functions/api/lib/role-settings.ts';
 import { type CpuTime, onCoresApart, withCpuTime } from './cpu.ts';
 import type { Driver } from './drivers.ts';
 import type { Endpoint } from './endpoints.ts';

@@ -2,7 +2,7 @@
 // service_role key, confirmed, as test/helpers/accounts.ts does) and sign in with a password, so each has a
 // real session and access token. Run after run (--keep), the accounts stay and only sign in again.
 import { decodeJwt } from 'jose';
-import type { Stack } from '../stack.ts';
+import type { Stack } from '../stack/stack.ts';
 import type { Identity } from './identity.ts';
 
 export interface Driver {

@@ -9,11 +9,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { profile, readConfig, repoRoot } from '../config.ts';
-import { info, step, warn } from '../log.ts';
-import { pgBinDir, queryValue, roleUrl } from '../postgres.ts';
-import { postgrestVersion } from '../postgrest.ts';
-import { type Stack, up } from '../stack.ts';
+import { profile, readConfig, repoRoot } from '../stack/config.ts';
+import { info, step, warn } from '../stack/log.ts';
+import { pgBinDir, queryValue, roleUrl } from '../stack/postgres.ts';
+import { postgrestVersion } from '../stack/postgrest.ts';
+import { type Stack, up } from '../stack/stack.ts';
 import { type Driver, signUpDrivers } from './drivers.ts';
 import { type Endpoint, endpoints, literal, userPostsSql } from './endpoints.ts';
 import { applyReaderFixtures, findFixtures, type Fixtures } from './fixtures.ts';

@@ -1,7 +1,7 @@
 // `npm run lint:openapi`: Redocly CLI lints the OpenAPI document the function serves (0 errors expected).
 // `npm run client`: regenerates the typed client's types (client/schema.d.ts) from it.
 import { join } from 'node:path';
-import { repoRoot } from './config.ts';
+import { repoRoot } from '../stack/config.ts';
 import { clientTypes, clientTypesFile, openApiDocument } from './openapi.ts';
 
 async function lint(): Promise<number> {

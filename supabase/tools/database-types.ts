@@ -2,7 +2,7 @@
 // migrated database, formatted, in two identical files. client/database.types.ts is where a web app imports them
 // (the client package ships them, and client/database.ts types the functions' JSON over them);
 // functions/api/database.types.ts is the Edge Function's copy, since its upload holds only functions/api/
-// (supabase/stack/function-graph.ts). test/db/types.test.ts keeps both in step with the migrations.
+// (supabase/tools/function-graph.ts). test/db/types.test.ts keeps both in step with the migrations.
 // Runs under Deno (`npm run types`) and Node (the test), hence node: modules only.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

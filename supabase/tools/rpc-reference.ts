@@ -68,7 +68,7 @@ export function renderRpcReference(functions: ApiFunction[], routes: Map<string,
   const lines = [
     '# rpc(): the functions supabase-js may call',
     '',
-    '<!-- Written by `npm run docs:rpc` from the database (supabase/stack/rpc-reference.ts); test/db/rpc-reference.test.ts',
+    '<!-- Written by `npm run docs:rpc` from the database (supabase/tools/rpc-reference.ts); test/db/rpc-reference.test.ts',
     'fails when it is out of date. Do not edit by hand. -->',
     '',
     'Every function below is the one the REST facade calls for the route named beside it, so its result is that',

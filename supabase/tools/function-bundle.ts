@@ -2,13 +2,13 @@
 // (pkg/function/deploy.go): the import map, the files `static_files` in supabase/config.toml matches (paths
 // relative to supabase/, globs in the last part), and every local file of the entrypoint's module graph; the
 // platform resolves the npm packages itself. Each keeps its path from the repository's root, where the CLI runs.
-//   deno run --allow-read --allow-run --allow-write --allow-env supabase/stack/function-bundle.ts [copy <dir>]
+//   deno run --allow-read --allow-run --allow-write --allow-env supabase/tools/function-bundle.ts [copy <dir>]
 // lists them with their sizes, or copies them into <dir> (test/api/deploy-bundle.test.ts serves the function from
 // such a copy; the cold-start benchmark reports the upload's size).
 import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readConfig, repoRoot } from './config.ts';
+import { readConfig, repoRoot } from '../stack/config.ts';
 
 export interface BundleFile {
   /** From the repository's root. */

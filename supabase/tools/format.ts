@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const deno = `${root}node_modules/.bin/deno`;
 const options = ['--single-quote', '--line-width=120'];
-const folders = ['functions/', 'supabase/stack/', 'client/', 'test/'];
+const folders = ['functions/', 'supabase/stack/', 'supabase/tools/', 'supabase/bench/', 'client/', 'test/'];
 // Markdown and JSON are written by hand or are reports; client/dist/ is the client's build.
 const ignored = '--ignore=client/dist/,**/*.md,**/*.json';
 
@@ -18,7 +18,7 @@ export function formatTypeScript(text: string): string {
     .toString();
 }
 
-// `deno run --allow-run --allow-read --allow-env supabase/stack/format.ts [--check]`: the whole tree.
+// `deno run --allow-run --allow-read --allow-env supabase/tools/format.ts [--check]`: the whole tree.
 // (import.meta.main is Deno's; the tests type-check this module with Node's types.)
 if ((import.meta as { main?: boolean }).main) {
   try {

@@ -6,17 +6,17 @@
 // started in turn, round after round, so every version meets the same seconds of a shared, noisy machine: the
 // savings are medians of one run, side by side. Then each version's breakdown (bench/cold-probe.ts), and the
 // size of what `supabase functions deploy api --use-api` uploads (function-bundle.ts). The report goes to
-// supabase/stack/bench/COLD-START.md.
+// supabase/bench/reports/COLD-START.md.
 //   BENCH_STARTS (default 9) starts per version and target.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { profile, readConfig, repoRoot } from '../config.ts';
-import { facadeArgs } from '../facade-command.ts';
-import { functionBundle } from '../function-bundle.ts';
-import { info, step } from '../log.ts';
-import { queryValue } from '../postgres.ts';
-import { facadeEnv, seed, up } from '../stack.ts';
+import { profile, readConfig, repoRoot } from '../stack/config.ts';
+import { facadeArgs } from '../stack/facade-command.ts';
+import { functionBundle } from '../tools/function-bundle.ts';
+import { info, step } from '../stack/log.ts';
+import { queryValue } from '../stack/postgres.ts';
+import { facadeEnv, seed, up } from '../stack/stack.ts';
 import { median, ms } from './stats.ts';
 
 /**
@@ -139,7 +139,7 @@ async function firstAnswer(args: string[], env: Record<string, string>, url: str
 
 async function probe(version: Version, env: Record<string, string>, postId: string): Promise<Breakdown> {
   const args = facadeArgs(version.dir);
-  args.splice(-1, 1, join(repoRoot, 'supabase', 'stack', 'bench', 'cold-probe.ts'), version.dir, postId);
+  args.splice(-1, 1, join(repoRoot, 'supabase', 'bench', 'cold-probe.ts'), version.dir, postId);
   const spawnedAt = performance.timeOrigin + performance.now();
   const output = await new Deno.Command(Deno.execPath(), { args, env, cwd: repoRoot, stdin: 'null', stderr: 'inherit' })
     .output();
@@ -158,7 +158,7 @@ function report(
   const lines = [
     '# Cold start of the api function',
     '',
-    `\`npm run bench:cold\` (supabase/stack/bench/cold.ts), ${
+    `\`npm run bench:cold\` (supabase/bench/cold.ts), ${
       new Date().toISOString().slice(0, 16)
     } UTC, ${starts} starts per version`,
     `and target, the versions in turn round after round; medians in ms from the spawn of a fresh function process`,
@@ -259,7 +259,7 @@ export async function coldBench(): Promise<void> {
       }; ` +
       `the platform adds ${bundle.npm.length} npm packages (${bundle.npm.map((p) => p.split('_')[0]).join(', ')}).`;
     const text = report(versions, times, breakdowns, starts, upload);
-    const path = join(repoRoot, 'supabase', 'stack', 'bench', 'COLD-START.md');
+    const path = join(repoRoot, 'supabase', 'bench', 'reports', 'COLD-START.md');
     await Deno.writeTextFile(path, text);
     console.log(text);
     info(`report: ${path}`);

@@ -1,11 +1,11 @@
 // `npm run check`: every relative link and anchor in the project's markdown resolves. A link to a file needs the
 // file (or folder); `#anchor` and `page.md#anchor` need a heading of that page whose slug, as GitHub makes it, is
 // the anchor. External links (any `scheme:`, such as https: or mailto:) are not checked. Prints each broken link
-// as file:line and exits 1. Run from the repository's root: deno run --allow-read supabase/stack/check-links.ts
+// as file:line and exits 1. Run from the repository's root: deno run --allow-read supabase/tools/check-links.ts
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-/** The pages checked: the README, the manual, the client's README, the SQL docs and the benchmark reports. */
+/** The pages checked: the README, the manual, the client's README, the SQL docs, the benchmarks and their reports. */
 function pages(): string[] {
   const inFolder = (folder: string) =>
     readdirSync(folder).filter((name) => name.endsWith('.md')).sort().map((name) => join(folder, name));
@@ -14,7 +14,9 @@ function pages(): string[] {
     ...inFolder('docs'),
     join('client', 'README.md'),
     ...inFolder('supabase'),
-    ...inFolder(join('test', 'bench')),
+    join('sql', 'README.md'),
+    ...inFolder(join('supabase', 'bench')),
+    ...inFolder(join('supabase', 'bench', 'reports')),
   ];
 }
 

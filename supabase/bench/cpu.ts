@@ -2,7 +2,7 @@
 // benchmark). On shared cores whatever the function, the gateway and the pooler spend on a request is taken
 // from Postgres; the CPU time of each process per request says how much, whatever else the machine runs.
 // Linux only: /proc gives each process's CPU time, taskset (util-linux) the cores a process may run on.
-import { pidOf } from '../supervisor.ts';
+import { pidOf } from '../stack/supervisor.ts';
 
 /** The stack's processes a request passes through, by their names under the supervisor. */
 const parts = ['postgres', 'functions', 'gateway', 'pgbouncer'] as const;

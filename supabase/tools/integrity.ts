@@ -1,7 +1,7 @@
 // After a test or fault run: moderation.integrity_report() must be empty (issue 40: every suite leaves the
 // database consistent, whatever it did as Studio or as a fault). Its rows are printed, and the run fails.
 import postgres from 'postgres';
-import { info, warn } from './log.ts';
+import { info, warn } from '../stack/log.ts';
 
 /** Whether the report is empty on `databaseUrl`; when not, its rows are printed. */
 export async function integrityHolds(databaseUrl: string): Promise<boolean> {

@@ -51,7 +51,7 @@ export function errorCodeFiles(): GeneratedFile[] {
   return files.map(({ path, text }) => ({ path, text: formatTypeScript(text) }));
 }
 
-// Step 2, no database: client/schema.d.ts from the OpenAPI document (supabase/stack/openapi.ts). It imports the
+// Step 2, no database: client/schema.d.ts from the OpenAPI document (supabase/tools/openapi.ts). It imports the
 // app, so `npm run generate` runs it in a fresh process, which loads the error codes step 1 just wrote.
 
 /** Step 3, the migrated database at `url` (no TLS): the types supabase-js takes, in both places. */
