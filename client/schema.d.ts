@@ -2673,7 +2673,13 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'email_banned' | 'email_not_confirmed' | 'forbidden' | 'second_factor_required' | 'user_banned';
+        code:
+          | 'email_banned'
+          | 'email_not_confirmed'
+          | 'forbidden'
+          | 'owner_proof_required'
+          | 'second_factor_required'
+          | 'user_banned';
         /**
          * @description For people; may change
          * @example This e-mail address belongs to a banned account
@@ -2744,6 +2750,7 @@ export interface components {
          * @enum {string}
          */
         code:
+          | 'code_already_used'
           | 'concurrent_update'
           | 'conflict'
           | 'email_pending_confirmation'
@@ -2846,6 +2853,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "too_many_requests",
+     *         "message": "Too many requests: at most … per … from one …; try again in …",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    RegisterError429: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'rate_limited' | 'too_many_code_attempts' | 'too_many_requests';
+        /**
+         * @description For people; may change
+         * @example Too many requests: at most … per … from one …; try again in …
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "mail_unavailable",
      *         "message": "E-mail cannot be sent right now; nothing was sent, try again later",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -2905,82 +2947,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example Wrong username, e-mail or password
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "email_banned",
-     *         "message": "This e-mail address belongs to a banned account",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    ResetPasswordError403: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code:
-          | 'email_banned'
-          | 'email_not_confirmed'
-          | 'forbidden'
-          | 'owner_proof_required'
-          | 'second_factor_required'
-          | 'user_banned';
-        /**
-         * @description For people; may change
-         * @example This e-mail address belongs to a banned account
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "too_many_requests",
-     *         "message": "Too many requests: at most … per … from one …; try again in …",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    ResetPasswordError429: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code: 'rate_limited' | 'too_many_code_attempts' | 'too_many_requests';
-        /**
-         * @description For people; may change
-         * @example Too many requests: at most … per … from one …; try again in …
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3568,6 +3534,41 @@ export interface components {
         /**
          * @description For people; may change
          * @example This account has no second factor to recover
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "email_banned",
+     *         "message": "This e-mail address belongs to a banned account",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    CancelFactorRecoveryError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'email_banned' | 'email_not_confirmed' | 'forbidden' | 'second_factor_required' | 'user_banned';
+        /**
+         * @description For people; may change
+         * @example This e-mail address belongs to a banned account
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -5729,7 +5730,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -5847,7 +5848,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -5969,7 +5970,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6034,7 +6035,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6142,7 +6143,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6244,7 +6245,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6348,7 +6349,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ResetPasswordError403'];
+          'application/json': components['schemas']['RegisterError403'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -6384,7 +6385,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ResetPasswordError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6491,7 +6492,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6565,7 +6566,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6639,7 +6640,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -6750,7 +6751,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -7729,7 +7730,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ResetPasswordError403'];
+          'application/json': components['schemas']['RegisterError403'];
         };
       };
       /** @description No such factor of yours */
@@ -7783,7 +7784,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ResetPasswordError429'];
+          'application/json': components['schemas']['RegisterError429'];
         };
       };
       /** @description Unexpected; quote the request id */
@@ -8054,7 +8055,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['RegisterError403'];
+          'application/json': components['schemas']['CancelFactorRecoveryError403'];
         };
       };
       /** @description No pending recovery */
@@ -8251,7 +8252,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['RegisterError403'];
+          'application/json': components['schemas']['CancelFactorRecoveryError403'];
         };
       };
       /** @description No such factor of yours */

@@ -31,22 +31,16 @@ export async function apiFunctions(sql: postgres.Sql): Promise<ApiFunction[]> {
 }
 
 /**
- * Which route answers each function's JSON: in the route files, each `.openapi(…)` that calls
- * `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`, with its method and path declared inline or
- * in a `const … = createRoute`.
+ * Which route answers each function's JSON: in the route files, each `.openapi(createRoute(…), handler)` whose
+ * handler calls `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`.
  */
 export function routesByFunction(routeSources: string[]): Map<string, string> {
   const routes = new Map<string, string>();
   for (const source of routeSources) {
-    const declared = new Map<string, string>();
-    for (const m of source.matchAll(/const (\w+) = createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/g)) {
-      declared.set(m[1], `${m[2].toUpperCase()} ${m[3]}`);
-    }
-    // A route is `.openapi(createRoute(…), handler)` or `.openapi(someRoute, handler)`; zod's own `.openapi({…})`
-    // calls inside a route are not where one begins.
-    for (const chunk of source.split(/\.openapi\(\s*(?=createRoute\(|\w+,)/).slice(1)) {
-      const inline = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
-      const route = inline ? `${inline[1].toUpperCase()} ${inline[2]}` : declared.get(/^(\w+)/.exec(chunk)?.[1] ?? '');
+    // zod's own `.openapi({…})` calls inside a route are not where one begins.
+    for (const chunk of source.split(/\.openapi\(\s*(?=createRoute\()/).slice(1)) {
+      const declared = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
+      const route = declared && `${declared[1].toUpperCase()} ${declared[2]}`;
       for (const call of chunk.matchAll(/\brpc\(\s*[\w.]+,\s*[\w.]+,\s*'([a-z_]+)'|\brpcStatement\(\s*'([a-z_]+)'/g)) {
         const fn = call[1] ?? call[2];
         if (route && !routes.has(fn)) routes.set(fn, route);
