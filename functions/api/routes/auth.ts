@@ -54,9 +54,9 @@ async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', 
   await send.catch(() => undefined);
 }
 
-// Above the routes, where `npm run error-codes` credits the SQL it names to every /auth operation: the authenticator
-// check's codes (private.mfa_verification_attempt) stay in each one's documented codes, as they were when these
-// routes were declared apart from the router.
+// Above the routes on purpose: `npm run error-codes` credits the SQL named here (as in the helpers below) to every
+// /auth operation, so the authenticator check's codes (private.mfa_verification_attempt) stay in each one's
+// documented codes, as when the routes were declared apart from the router; narrowing them is a change of the API.
 const resetPasswordDescription =
   'Sets a new password with the code from POST /auth/forget_password and signs out every other session of the ' +
   'account. An account with a second factor also sends `totp_code`, the current code of its authenticator app (and ' +
@@ -65,7 +65,7 @@ const resetPasswordDescription =
   "password. The e-mailed code is used up by each attempt. The authenticator's code is checked as on every door " +
   '(private.mfa_verification_attempt()).';
 
-/** 400 or 409 with the precise reason a sign-up would fail on the username, e-mail or time zone. */
+/** 400 or 409 with the precise reason a sign-up would fail on the username or the time zone. */
 async function checkRegistration(deps: Deps, username: string, email: string, timeZone: string): Promise<void> {
   await queryAs(
     deps,
