@@ -11,7 +11,8 @@
 //   imports and of the SQL functions it names. The app's own modules (app.ts and what it imports, routes
 //   aside) apply to every operation.
 // - An operation answers what its route module raises, and what the SQL functions its own route definition names
-//   raise (in a module that writes `.openapi(createRoute(…), handler)`; elsewhere every name of the module counts).
+//   raise: each route is written `.openapi(createRoute(…), handler)`, so the text from one `createRoute(` to the
+//   next is its own, and what a module names before the first counts for all of its routes.
 
 export interface Source {
   /** Relative to the repository root, with `/`. */
@@ -208,19 +209,18 @@ export function operationCodes(facade: Source[], schemas: Source[], documented: 
   const result: Record<string, string[]> = {};
   for (const route of facade.filter(({ path }) => isRoute(path))) {
     const chunks = route.text.split(/createRoute\(/);
-    const inline = /\.openapi\(\s*createRoute\(/.test(route.text);
     const own = facts.get(route.path)!;
     const imported = own.imports.map((path) => closure(path, () => false));
     const moduleCodes = [...own.codes, ...imported.flatMap(({ codes }) => [...codes])];
-    // In a module of inline routes, the SQL functions a route's own chunk names are its alone.
+    // The SQL functions a route's own chunk names are its alone.
     const moduleFunctions = [
       ...imported.flatMap(({ functions }) => [...functions]),
-      ...namedFunctions(inline ? chunks[0] : route.text),
+      ...namedFunctions(chunks[0]),
     ];
     for (const chunk of chunks.slice(1)) {
       const id = chunk.match(/operationId:\s*'(\w+)'/)?.[1];
       if (!id) continue;
-      const functions = [...moduleFunctions, ...(inline ? namedFunctions(chunk) : [])];
+      const functions = [...moduleFunctions, ...namedFunctions(chunk)];
       result[id] = [...new Set([...everyOperation, ...moduleCodes, ...sqlCodes(graph, functions, documented)])].sort();
     }
   }

@@ -31,23 +31,24 @@ export async function apiFunctions(sql: postgres.Sql): Promise<ApiFunction[]> {
 }
 
 /**
- * Which route answers each function's JSON: in the route files, each `.openapi(…)` that calls
- * `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`, with its method and path declared inline or
- * in a `const … = createRoute`.
+ * Which route answers each function's JSON: in the route files, each `.openapi(createRoute(…), handler)` whose
+ * handler calls `rpc(deps, caller, '<fn>'` or runs `rpcStatement('<fn>'`, itself or in a function of its module
+ * that it calls (one level: a deeper helper's result is rarely the route's answer).
  */
 export function routesByFunction(routeSources: string[]): Map<string, string> {
   const routes = new Map<string, string>();
   for (const source of routeSources) {
-    const declared = new Map<string, string>();
-    for (const m of source.matchAll(/const (\w+) = createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/g)) {
-      declared.set(m[1], `${m[2].toUpperCase()} ${m[3]}`);
-    }
-    // A route is `.openapi(createRoute(…), handler)` or `.openapi(someRoute, handler)`; zod's own `.openapi({…})`
-    // calls inside a route are not where one begins.
-    for (const chunk of source.split(/\.openapi\(\s*(?=createRoute\(|\w+,)/).slice(1)) {
-      const inline = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
-      const route = inline ? `${inline[1].toUpperCase()} ${inline[2]}` : declared.get(/^(\w+)/.exec(chunk)?.[1] ?? '');
-      for (const call of chunk.matchAll(/\brpc\(\s*[\w.]+,\s*[\w.]+,\s*'([a-z_]+)'|\brpcStatement\(\s*'([a-z_]+)'/g)) {
+    // The module's own functions, from `function name(` to the closing brace at the start of a line.
+    const helpers = new Map(
+      [...source.matchAll(/^(?:async )?function (\w+)\([\s\S]*?^\}$/gm)].map((m) => [m[1], m[0]]),
+    );
+    // zod's own `.openapi({…})` calls inside a route are not where one begins.
+    for (const chunk of source.split(/\.openapi\(\s*(?=createRoute\()/).slice(1)) {
+      const declared = /^createRoute\(\{[\s\S]*?method: '(\w+)',[\s\S]*?path: '([^']+)'/.exec(chunk);
+      const route = declared && `${declared[1].toUpperCase()} ${declared[2]}`;
+      const called = [...chunk.matchAll(/\b(\w+)\(/g)].map((m) => helpers.get(m[1]) ?? '');
+      const text = [chunk, ...new Set(called)].join('\n');
+      for (const call of text.matchAll(/\brpc\(\s*[\w.]+,\s*[\w.]+,\s*'([a-z_]+)'|\brpcStatement\(\s*'([a-z_]+)'/g)) {
         const fn = call[1] ?? call[2];
         if (route && !routes.has(fn)) routes.set(fn, route);
       }

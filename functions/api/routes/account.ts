@@ -43,76 +43,6 @@ const profileFields = {
   avatar_url: AvatarUrl.nullable().optional(),
 };
 
-const editAccount = createRoute({
-  method: 'put',
-  path: '/user',
-  operationId: 'updateAccount',
-  tags,
-  summary: 'Edit the profile; changing the e-mail or the password needs the current password',
-  description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
-    '(POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, ' +
-    'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. ' +
-    'One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.',
-  middleware: [requireUser] as const,
-  security,
-  request: body(
-    z.object({
-      ...profileFields,
-      email: Email.optional(),
-      password: Password.optional(),
-      current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'Tr0ub4dor&3' }),
-    }).strict(),
-  ),
-  responses: {
-    200: json(
-      z.object({ profile: ProfileSchema, email_change_pending: z.boolean().openapi({ example: false }) }).openapi(
-        'AccountEdited',
-      ),
-      'Edited',
-    ),
-    400: errorResponse('Invalid field, reserved username, weak or same password'),
-    401: errorResponse('Not signed in, or wrong current password'),
-    403: errorResponse(
-      'Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)',
-    ),
-    409: errorResponse('Username taken'),
-    429: errorResponse(
-      'A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits',
-    ),
-  },
-});
-
-const resetPicture = createRoute({
-  method: 'put',
-  path: '/resetprofilepicture',
-  operationId: 'resetProfilePicture',
-  description: 'Removes your avatar: your profile shows none until you set avatar_url again.',
-  tags,
-  summary: 'Back to the default avatar',
-  middleware: [requireUser] as const,
-  security,
-  responses: { 200: json(z.object({ profile: ProfileSchema }), 'Reset'), 401: errorResponse('Not signed in') },
-});
-
-const deleteAccount = createRoute({
-  method: 'delete',
-  path: '/user',
-  operationId: 'deleteAccount',
-  description:
-    'Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.',
-  tags,
-  summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
-  middleware: [requireUser] as const,
-  security,
-  request: body(z.object({ code: Code })),
-  responses: {
-    200: json(MessageSchema, 'Deleted'),
-    400: errorResponse('Wrong or expired code'),
-    401: errorResponse('Not signed in'),
-    403: errorResponse('An account with a second factor is deleted from an aal2 session only (second_factor_required)'),
-  },
-});
-
 /**
  * 403 second_factor_required unless the caller's session proved the second factor the account has (the database's rule,
  * private.require_aal2), checked before a code or a password is spent.
@@ -212,28 +142,103 @@ async function editAccountOf(v: Editor, changes: Edit) {
 }
 
 export const account = createRouter()
-  .openapi(editAccount, async (c) => {
-    const changes = c.req.valid('json');
-    // Whatever the new address, the answer comes no sooner than emailChangeMs: its time tells nothing either.
-    const answer = changes.email
-      ? await atLeast(emailChangeMs, () => editAccountOf(c.var, changes))
-      : await editAccountOf(c.var, changes);
-    return c.json(answer, 200);
-  })
-  .openapi(resetPicture, async (c) => {
-    const [row] = await queryAs(c.var.deps, c.var.caller, rpcStatement('reset_profile_picture', {}));
-    return c.json({ profile: row.result }, 200);
-  })
-  .openapi(deleteAccount, async (c) => {
-    const { code } = c.req.valid('json');
-    const { deps, caller, clientIp } = c.var;
-    await requireSecondFactor(deps, caller);
-    const profile = await ownProfile(deps, caller);
-    const proof = await verifyCode(deps, 'magiclink', profile.email, code, clientIp);
-    if (proof.user.id !== profile.id) throw invalidCode();
-    // Deleting the Auth user cascades to the profile and everything it owns (see the migrations).
-    await deps.auth.deleteUser(profile.id).catch((error) => {
-      throw fromAuth(error);
-    });
-    return c.json({ message: 'Your account and everything it owned are deleted' }, 200);
-  });
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/user',
+      operationId: 'updateAccount',
+      tags,
+      summary: 'Edit the profile; changing the e-mail or the password needs the current password',
+      description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
+        '(POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, ' +
+        'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. ' +
+        'One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.',
+      middleware: [requireUser] as const,
+      security,
+      request: body(
+        z.object({
+          ...profileFields,
+          email: Email.optional(),
+          password: Password.optional(),
+          current_password: PasswordText.min(1).max(72).optional().openapi({ example: 'Tr0ub4dor&3' }),
+        }).strict(),
+      ),
+      responses: {
+        200: json(
+          z.object({ profile: ProfileSchema, email_change_pending: z.boolean().openapi({ example: false }) }).openapi(
+            'AccountEdited',
+          ),
+          'Edited',
+        ),
+        400: errorResponse('Invalid field, reserved username, weak or same password'),
+        401: errorResponse('Not signed in, or wrong current password'),
+        403: errorResponse(
+          'Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)',
+        ),
+        409: errorResponse('Username taken'),
+        429: errorResponse(
+          'A new e-mail asked for again within a minute (too_many_email_changes), or a write limit of profile edits',
+        ),
+      },
+    }),
+    async function updateAccount(c) {
+      const changes = c.req.valid('json');
+      // Whatever the new address, the answer comes no sooner than emailChangeMs: its time tells nothing either.
+      const answer = changes.email
+        ? await atLeast(emailChangeMs, () => editAccountOf(c.var, changes))
+        : await editAccountOf(c.var, changes);
+      return c.json(answer, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'put',
+      path: '/resetprofilepicture',
+      operationId: 'resetProfilePicture',
+      description: 'Removes your avatar: your profile shows none until you set avatar_url again.',
+      tags,
+      summary: 'Back to the default avatar',
+      middleware: [requireUser] as const,
+      security,
+      responses: { 200: json(z.object({ profile: ProfileSchema }), 'Reset'), 401: errorResponse('Not signed in') },
+    }),
+    async function resetProfilePicture(c) {
+      const [row] = await queryAs(c.var.deps, c.var.caller, rpcStatement('reset_profile_picture', {}));
+      return c.json({ profile: row.result }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'delete',
+      path: '/user',
+      operationId: 'deleteAccount',
+      description:
+        'Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.',
+      tags,
+      summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
+      middleware: [requireUser] as const,
+      security,
+      request: body(z.object({ code: Code })),
+      responses: {
+        200: json(MessageSchema, 'Deleted'),
+        400: errorResponse('Wrong or expired code'),
+        401: errorResponse('Not signed in'),
+        403: errorResponse(
+          'An account with a second factor is deleted from an aal2 session only (second_factor_required)',
+        ),
+      },
+    }),
+    async function deleteAccount(c) {
+      const { code } = c.req.valid('json');
+      const { deps, caller, clientIp } = c.var;
+      await requireSecondFactor(deps, caller);
+      const profile = await ownProfile(deps, caller);
+      const proof = await verifyCode(deps, 'magiclink', profile.email, code, clientIp);
+      if (proof.user.id !== profile.id) throw invalidCode();
+      // Deleting the Auth user cascades to the profile and everything it owns (see the migrations).
+      await deps.auth.deleteUser(profile.id).catch((error) => {
+        throw fromAuth(error);
+      });
+      return c.json({ message: 'Your account and everything it owned are deleted' }, 200);
+    },
+  );

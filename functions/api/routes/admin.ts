@@ -86,7 +86,7 @@ export const admin = createRouter()
       request: { query: PageQuery.extend({ type: z.enum(['user', 'post', 'comment']).optional() }) },
       responses: { 200: json(ReportGroupPage, 'A page of reported elements'), ...adminErrors },
     }),
-    async (c) => {
+    async function adminListReports(c) {
       const { type, cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_reports', { p_type: type, p_cursor: cursor, p_limit: limit }),
@@ -107,11 +107,12 @@ export const admin = createRouter()
       request: { params: z.object({ reportId: Id.openapi({ param: { name: 'reportId', in: 'path' } }) }) },
       responses: { 200: json(DeletedSchema, 'Dismissed'), ...adminErrors },
     }),
-    async (c) =>
-      c.json(
+    async function adminDismissReport(c) {
+      return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_dismiss_report', { p_report_id: c.req.valid('param').reportId }),
         200,
-      ),
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -126,7 +127,7 @@ export const admin = createRouter()
       request: { query: PageQuery.extend({ type: z.enum(['user', 'post']).optional() }) },
       responses: { 200: json(BanPage, 'A page of banned elements'), ...adminErrors },
     }),
-    async (c) => {
+    async function adminListBans(c) {
       const { type, cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_bans', { p_type: type, p_cursor: cursor, p_limit: limit }),
@@ -151,7 +152,7 @@ export const admin = createRouter()
       },
       responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
     }),
-    async (c) => {
+    async function adminGetBanHistory(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_ban_history', {
@@ -176,7 +177,7 @@ export const admin = createRouter()
       request: { params: UsernameParam, query: PageQuery },
       responses: { 200: json(HistoryPage, 'A page of history'), ...adminErrors },
     }),
-    async (c) => {
+    async function adminGetBanHistoryByAdmin(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_ban_history_by_admin', {
@@ -209,7 +210,7 @@ export const admin = createRouter()
         ...errorResponses({ 409: 'Already in that state, or an admin' }),
       },
     }),
-    async (c) => {
+    async function adminBanUser(c) {
       const { reason, ban } = c.req.valid('json');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_ban_user', {
@@ -239,11 +240,12 @@ export const admin = createRouter()
         ...errorResponses({ 409: 'The user is not banned' }),
       },
     }),
-    async (c) =>
-      c.json(
+    async function adminDeleteUser(c) {
+      return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_user', { p_username: c.req.valid('param').username }),
         200,
-      ),
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -266,7 +268,7 @@ export const admin = createRouter()
         ...errorResponses({ 409: 'Already in that state' }),
       },
     }),
-    async (c) => {
+    async function adminBanPost(c) {
       const { reason, ban } = c.req.valid('json');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_ban_post', {
@@ -295,9 +297,10 @@ export const admin = createRouter()
         ...errorResponses({ 409: 'The post is not banned' }),
       },
     }),
-    async (c) =>
-      c.json(
+    async function adminDeletePost(c) {
+      return c.json(
         await rpc(c.var.deps, c.var.caller, 'admin_delete_banned_post', { p_post_id: c.req.valid('param').postId }),
         200,
-      ),
+      );
+    },
   );

@@ -49,7 +49,7 @@ export const comments = createRouter()
       request: { params: PostIdParam, headers: IdempotencyHeaders, ...body(CommentBody) },
       responses: { 201: json(CommentSchema, 'The new comment'), ...writeErrors, ...keyReused },
     }),
-    async (c) => {
+    async function createComment(c) {
       const comment = c.req.valid('json');
       const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, comment);
       return c.json(
@@ -75,7 +75,7 @@ export const comments = createRouter()
       request: { params: PostIdParam, query: RefreshablePageQuery },
       responses: { 200: json(CommentPage, 'A page of comments'), ...readErrors },
     }),
-    async (c) => {
+    async function listComments(c) {
       const { cursor, limit, newer_than: newerThan } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'post_comments', {
@@ -102,8 +102,12 @@ export const comments = createRouter()
       request: { params: CommentIdParam },
       responses: { 200: json(CommentSchema, 'The comment'), ...readErrors },
     }),
-    async (c) =>
-      c.json(await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }), 200),
+    async function getComment(c) {
+      return c.json(
+        await rpc(c.var.deps, c.var.caller, 'get_comment', { p_comment_id: c.req.valid('param').commentId }),
+        200,
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -118,7 +122,7 @@ export const comments = createRouter()
       request: { params: CommentIdParam, query: PageQuery },
       responses: { 200: json(CommentPage, 'A page of replies'), ...readErrors },
     }),
-    async (c) => {
+    async function listReplies(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'comment_replies', {
@@ -143,7 +147,7 @@ export const comments = createRouter()
       request: { params: CommentIdParam, headers: IdempotencyHeaders, ...body(CommentBody) },
       responses: { 201: json(CommentSchema, 'The new reply'), ...writeErrors, ...keyReused },
     }),
-    async (c) => {
+    async function replyToComment(c) {
       const { deps, caller } = c.var;
       const commentId = c.req.valid('param').commentId;
       const reply = c.req.valid('json');
@@ -186,7 +190,7 @@ export const comments = createRouter()
       },
       responses: { 200: json(CommentSchema, 'The comment with fresh counts'), ...writeErrors },
     }),
-    async (c) => {
+    async function likeComment(c) {
       const wanted = c.req.valid('json').like;
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'like_comment', {
@@ -213,7 +217,7 @@ export const comments = createRouter()
         ...readErrors,
       },
     }),
-    async (c) => {
+    async function listCommentLikes(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'comment_likes', {
@@ -243,11 +247,12 @@ export const comments = createRouter()
         ...errorResponses({ 403: 'Not yours to delete' }),
       },
     }),
-    async (c) =>
-      c.json(
+    async function deleteComment(c) {
+      return c.json(
         await rpc(c.var.deps, c.var.caller, 'delete_comment', { p_comment_id: c.req.valid('param').commentId }),
         200,
-      ),
+      );
+    },
   )
   // Not in the spec, which reports users and posts only: comments are reportable too (docs/PRODUCT.md), and the
   // admins' report lists group them.
@@ -271,7 +276,7 @@ export const comments = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function reportComment(c) {
       const reason = c.req.valid('json');
       const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, reason);
       return c.json(

@@ -9,6 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 
+// The one route declared apart from its handler, which app.ts writes: it builds the document from every router.
 export const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
@@ -54,8 +55,10 @@ function swaggerPage(): Promise<MiddlewareHandler> {
 }
 
 export const docs = createRouter()
-  .get('/docs', async (c, next) => (await swaggerPage())(c, next))
-  .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async (c) => {
+  .get('/docs', async function swaggerUi(c, next) {
+    return (await swaggerPage())(c, next);
+  })
+  .get('/docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}', async function swaggerUiAsset(c) {
     const name = c.req.param('file');
     return c.body(await asset(name), 200, {
       'Content-Type': assetTypes[name],

@@ -96,62 +96,65 @@ const ArchiveSchema = z.object({
   ),
 }).openapi('Archive');
 
-const exportRoute = createRoute({
-  method: 'get',
-  path: '/user/export',
-  operationId: 'exportAccount',
-  tags: ['account'],
-  security: [{ bearerAuth: [] }],
-  summary: 'Download everything your account owns, as one JSON archive',
-  description:
-    'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
-    'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other ' +
-    "accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a " +
-    'close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, ' +
-    'whole however large. One export at a time per account: another while one runs is a 429.',
-  middleware: [requireUser] as const,
-  responses: {
-    200: json(ArchiveSchema, 'The archive'),
-    ...errorResponses({
-      401: 'Not signed in',
-      429: 'Another export of your account is running (export_in_progress): one at a time',
-    }),
-  },
-});
-
-export const accountExport = createRouter().openapi(exportRoute, async (c) => {
-  const encoder = new TextEncoder();
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const writer = writable.getWriter();
-  const write = (text: string) => writer.write(encoder.encode(text));
-  // The answer starts once the profile is read: a refusal before that (a 401, a 429) is an ordinary error answer.
-  let started!: () => void;
-  const profileRead = new Promise<void>((resolve) => (started = resolve));
-  // One export at a time per account (private.start_export): a second is refused with 429 before any 200.
-  const reading = readPageByPageAs(c.var.deps, c.var.caller, sql`select private.start_export()`, async (run) => {
-    const [profile] = await run(sql`select p.item from private.account_export_page('profile', 'infinity', null, 1) p`);
-    started();
-    await write(
-      `{"format":"daykeeper-archive/1","exported_at":${JSON.stringify(new Date().toISOString())},"profile":${
-        JSON.stringify(profile.item)
-      }`,
-    );
-    for (const section of sections) {
-      await write(`,${JSON.stringify(section)}:[`);
-      let separator = '';
-      for await (const page of pagesOf(run, section)) {
-        await write(separator + page.map((item) => JSON.stringify(item)).join(','));
-        separator = ',';
+export const accountExport = createRouter().openapi(
+  createRoute({
+    method: 'get',
+    path: '/user/export',
+    operationId: 'exportAccount',
+    tags: ['account'],
+    security: [{ bearerAuth: [] }],
+    summary: 'Download everything your account owns, as one JSON archive',
+    description:
+      'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
+      'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other ' +
+      "accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a " +
+      'close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, ' +
+      'whole however large. One export at a time per account: another while one runs is a 429.',
+    middleware: [requireUser] as const,
+    responses: {
+      200: json(ArchiveSchema, 'The archive'),
+      ...errorResponses({
+        401: 'Not signed in',
+        429: 'Another export of your account is running (export_in_progress): one at a time',
+      }),
+    },
+  }),
+  async function exportAccount(c) {
+    const encoder = new TextEncoder();
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    const write = (text: string) => writer.write(encoder.encode(text));
+    // The answer starts once the profile is read: a refusal before that (a 401, a 429) is an ordinary error answer.
+    let started!: () => void;
+    const profileRead = new Promise<void>((resolve) => (started = resolve));
+    // One export at a time per account (private.start_export): a second is refused with 429 before any 200.
+    const reading = readPageByPageAs(c.var.deps, c.var.caller, sql`select private.start_export()`, async (run) => {
+      const [profile] = await run(
+        sql`select p.item from private.account_export_page('profile', 'infinity', null, 1) p`,
+      );
+      started();
+      await write(
+        `{"format":"daykeeper-archive/1","exported_at":${JSON.stringify(new Date().toISOString())},"profile":${
+          JSON.stringify(profile.item)
+        }`,
+      );
+      for (const section of sections) {
+        await write(`,${JSON.stringify(section)}:[`);
+        let separator = '';
+        for await (const page of pagesOf(run, section)) {
+          await write(separator + page.map((item) => JSON.stringify(item)).join(','));
+          separator = ',';
+        }
+        await write(']');
       }
-      await write(']');
-    }
-    await write('}');
-  });
-  // Past the start, a failure can only cut the archive short: the client sees a body that does not parse.
-  reading.then(() => writer.close(), (error) => writer.abort(error)).catch(() => undefined);
-  await Promise.race([profileRead, reading]);
-  return c.body(readable, 200, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Disposition': 'attachment; filename="daykeeper-archive.json"',
-  }) as never;
-});
+      await write('}');
+    });
+    // Past the start, a failure can only cut the archive short: the client sees a body that does not parse.
+    reading.then(() => writer.close(), (error) => writer.abort(error)).catch(() => undefined);
+    await Promise.race([profileRead, reading]);
+    return c.body(readable, 200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="daykeeper-archive.json"',
+    }) as never;
+  },
+);

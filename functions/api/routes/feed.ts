@@ -24,7 +24,7 @@ export const feed = createRouter()
         ...errorResponses({ 400: 'Bad date, cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function getFeed(c) {
       const { date, cursor, limit, newer_than: newerThan } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'feed', {

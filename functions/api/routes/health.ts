@@ -24,21 +24,6 @@ const HealthSchema = z
   })
   .openapi('Health');
 
-const route = createRoute({
-  method: 'get',
-  path: '/health',
-  operationId: 'getHealth',
-  description:
-    'Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).',
-  security: [],
-  tags: ['health'],
-  summary: 'State of the facade and of the services it depends on',
-  responses: {
-    200: { description: 'Every service is up', content: { 'application/json': { schema: HealthSchema } } },
-    503: { description: 'A service is down', content: { 'application/json': { schema: HealthSchema } } },
-  },
-});
-
 const timeoutMs = 2000;
 
 async function databaseIsUp({ db }: Deps): Promise<boolean> {
@@ -85,23 +70,39 @@ async function replicaState({ db }: Deps): Promise<'up' | 'down' | 'none'> {
   return await db.replicas.usable() > 0 ? 'up' : 'down';
 }
 
-export const health = createRouter().openapi(route, async (c) => {
-  const { deps } = c.var;
-  const [database, auth, rest, mail, replicas] = await Promise.all([
-    databaseIsUp(deps),
-    authIsUp(deps),
-    restIsUp(deps),
-    mailState(deps),
-    replicaState(deps),
-  ]);
-  const state = (up: boolean) => up ? 'up' as const : 'down' as const;
-  const body = {
-    status: database && auth && rest && mail !== 'down' ? 'ok' as const : 'degraded' as const,
-    database: state(database),
-    auth: state(auth),
-    rest: state(rest),
-    mail,
-    replicas,
-  };
-  return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
-});
+export const health = createRouter().openapi(
+  createRoute({
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    description:
+      'Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).',
+    security: [],
+    tags: ['health'],
+    summary: 'State of the facade and of the services it depends on',
+    responses: {
+      200: { description: 'Every service is up', content: { 'application/json': { schema: HealthSchema } } },
+      503: { description: 'A service is down', content: { 'application/json': { schema: HealthSchema } } },
+    },
+  }),
+  async function getHealth(c) {
+    const { deps } = c.var;
+    const [database, auth, rest, mail, replicas] = await Promise.all([
+      databaseIsUp(deps),
+      authIsUp(deps),
+      restIsUp(deps),
+      mailState(deps),
+      replicaState(deps),
+    ]);
+    const state = (up: boolean) => up ? 'up' as const : 'down' as const;
+    const body = {
+      status: database && auth && rest && mail !== 'down' ? 'ok' as const : 'degraded' as const,
+      database: state(database),
+      auth: state(auth),
+      rest: state(rest),
+      mail,
+      replicas,
+    };
+    return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
+  },
+);

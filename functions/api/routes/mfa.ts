@@ -61,7 +61,7 @@ export const mfa = createRouter()
         ...errorResponses({ 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listFactors(c) {
       const user = await c.var.deps.auth.getUser(c.var.accessToken).catch((error) => {
         throw fromAuth(error);
       });
@@ -129,7 +129,7 @@ export const mfa = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function enrollTotp(c) {
       const { deps, caller, accessToken, clientIp } = c.var;
       const input = c.req.valid('json');
       const name = input.friendly_name ?? `Authenticator ${new Date().toISOString().slice(0, 16)}`;
@@ -179,7 +179,7 @@ export const mfa = createRouter()
         ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }),
       },
     }),
-    async (c) => {
+    async function requestOwnerCode(c) {
       await c.var.deps.auth.reauthenticate(c.var.accessToken, c.var.clientIp).catch((error) => {
         throw fromAuth(error);
       });
@@ -213,7 +213,7 @@ export const mfa = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function verifyFactor(c) {
       const { deps: { auth }, accessToken, clientIp } = c.var;
       const { factorId } = c.req.valid('param');
       const session = await auth.challenge(accessToken, factorId, clientIp)
@@ -254,7 +254,7 @@ export const mfa = createRouter()
         ...errorResponses({ 401: 'Not signed in', 429: 'A code was sent less than a minute ago' }),
       },
     }),
-    async (c) => {
+    async function requestFactorRecoveryCode(c) {
       await mailOneTimeCode(c.var.deps, c.var.caller, c.var.clientIp);
       return c.json({ message: 'We e-mailed you a code: send it with POST /user/mfa/recovery' }, 200);
     },
@@ -282,7 +282,7 @@ export const mfa = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function startFactorRecovery(c) {
       const { deps, caller, clientIp } = c.var;
       const profile = await ownProfile(deps, caller);
       const proof = await verifyCode(deps, 'magiclink', profile.email, c.req.valid('json').code, clientIp);
@@ -310,7 +310,9 @@ export const mfa = createRouter()
         ...errorResponses({ 401: 'Not signed in', 403: 'Needs an aal2 session', 404: 'No pending recovery' }),
       },
     }),
-    async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'cancel_factor_recovery', {}), 200),
+    async function cancelFactorRecovery(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'cancel_factor_recovery', {}), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -329,7 +331,9 @@ export const mfa = createRouter()
         ...errorResponses({ 401: 'Not signed in', 404: 'No pending recovery', 409: 'The wait is not over' }),
       },
     }),
-    async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'complete_factor_recovery', {}), 200),
+    async function completeFactorRecovery(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'complete_factor_recovery', {}), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -354,7 +358,7 @@ export const mfa = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function removeFactor(c) {
       const { factorId } = c.req.valid('param');
       await c.var.deps.auth.unenroll(c.var.accessToken, factorId, c.var.clientIp).catch((error) => {
         throw fromAuth(error);

@@ -69,7 +69,7 @@ export const notifications = createRouter()
         ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listNotifications(c) {
       const { unread, cursor, limit, newer_than: newerThan } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'notifications', {
@@ -110,7 +110,7 @@ export const notifications = createRouter()
         ...errorResponses({ 400: 'Invalid input', 401: 'Not signed in', 404: 'No such notification of yours' }),
       },
     }),
-    async (c) => {
+    async function readNotifications(c) {
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'read_notifications', { p_until: c.req.valid('json').until }),
         200,

@@ -70,7 +70,7 @@ export const posts = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function createPost(c) {
       const post = c.req.valid('json');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'create_post', {
@@ -97,8 +97,9 @@ export const posts = createRouter()
       request: { params: PostIdParam },
       responses: { 200: json(PostSchema, 'The post'), ...readErrors },
     }),
-    async (c) =>
-      c.json(await rpc(c.var.deps, c.var.caller, 'get_post', { p_post_id: c.req.valid('param').postId }), 200),
+    async function getPost(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'get_post', { p_post_id: c.req.valid('param').postId }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -118,7 +119,7 @@ export const posts = createRouter()
         ...errorResponses({ 403: 'Not your post' }),
       },
     }),
-    async (c) => {
+    async function updatePost(c) {
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'edit_post', {
           p_post_id: c.req.valid('param').postId,
@@ -141,8 +142,12 @@ export const posts = createRouter()
       request: { params: PostIdParam },
       responses: { 200: json(DeletedSchema, 'Deleted'), ...writeErrors, ...errorResponses({ 403: 'Not your post' }) },
     }),
-    async (c) =>
-      c.json(await rpc(c.var.deps, c.var.caller, 'delete_post', { p_post_id: c.req.valid('param').postId }), 200),
+    async function deletePost(c) {
+      return c.json(
+        await rpc(c.var.deps, c.var.caller, 'delete_post', { p_post_id: c.req.valid('param').postId }),
+        200,
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -166,7 +171,7 @@ export const posts = createRouter()
       },
       responses: { 200: json(PostSchema, 'The post with fresh counts'), ...writeErrors },
     }),
-    async (c) => {
+    async function likePost(c) {
       const wanted = c.req.valid('json').like;
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'like_post', { p_post_id: c.req.valid('param').postId, p_like: wanted }),
@@ -191,7 +196,7 @@ export const posts = createRouter()
         ...readErrors,
       },
     }),
-    async (c) => {
+    async function listPostLikes(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'post_likes', {
@@ -223,7 +228,7 @@ export const posts = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function reportPost(c) {
       const reason = c.req.valid('json');
       const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, reason);
       return c.json(

@@ -38,7 +38,7 @@ export const search = createRouter()
         ...errorResponses({ 400: 'Text too short or too long, bad type, cursor or limit' }),
       },
     }),
-    async (c) => {
+    async function search(c) {
       const { q, type, cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'search', { p_q: q, p_type: type, p_cursor: cursor, p_limit: limit }),

@@ -90,7 +90,7 @@ async function verified(c: Context<AppEnv>, secret: string | undefined): Promise
   }
 }
 
-export const sendEmailHook = createRouter().post('/hooks/send_email', async (c) => {
+export const sendEmailHook = createRouter().post('/hooks/send_email', async function sendEmail(c) {
   const payload = await verified(c, c.var.deps.env.SEND_EMAIL_HOOK_SECRET);
   if (payload === undefined) {
     return c.json({ error: { http_code: 401, message: 'Not signed with the hook secret' } }, 401);

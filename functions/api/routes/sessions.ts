@@ -46,7 +46,9 @@ export const sessions = createRouter()
         ...errorResponses({ 401: 'Not signed in' }),
       },
     }),
-    async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'my_sessions', {}), 200),
+    async function listSessions(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'my_sessions', {}), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -72,8 +74,9 @@ export const sessions = createRouter()
         }),
       },
     }),
-    async (c) =>
-      c.json(await rpc(c.var.deps, c.var.caller, 'end_session', { p_session_id: c.req.valid('param').id }), 200),
+    async function endSession(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'end_session', { p_session_id: c.req.valid('param').id }), 200);
+    },
   )
   .openapi(
     createRoute({
@@ -92,5 +95,7 @@ export const sessions = createRouter()
         ...errorResponses({ 401: 'Not signed in', 403: 'Needs a session stepped up with your second factor' }),
       },
     }),
-    async (c) => c.json(await rpc(c.var.deps, c.var.caller, 'end_other_sessions', {}), 200),
+    async function endOtherSessions(c) {
+      return c.json(await rpc(c.var.deps, c.var.caller, 'end_other_sessions', {}), 200);
+    },
   );

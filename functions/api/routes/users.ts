@@ -111,7 +111,7 @@ export const users = createRouter()
         ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listFollowRequests(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(await rpc(c.var.deps, c.var.caller, 'follow_requests', { p_cursor: cursor, p_limit: limit }), 200);
     },
@@ -132,7 +132,7 @@ export const users = createRouter()
         ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listCloseFriends(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(await rpc(c.var.deps, c.var.caller, 'close_friends', { p_cursor: cursor, p_limit: limit }), 200);
     },
@@ -157,7 +157,7 @@ export const users = createRouter()
         ...actErrors,
       },
     }),
-    async (c) => {
+    async function setCloseFriend(c) {
       const wanted = c.req.valid('json').close_friend;
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'set_close_friend', {
@@ -184,7 +184,7 @@ export const users = createRouter()
         ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listBlocks(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(await rpc(c.var.deps, c.var.caller, 'blocks', { p_cursor: cursor, p_limit: limit }), 200);
     },
@@ -206,7 +206,7 @@ export const users = createRouter()
         ...errorResponses({ 400: 'Bad cursor or limit', 401: 'Not signed in' }),
       },
     }),
-    async (c) => {
+    async function listMutes(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(await rpc(c.var.deps, c.var.caller, 'mutes', { p_cursor: cursor, p_limit: limit }), 200);
     },
@@ -229,7 +229,7 @@ export const users = createRouter()
         ...errorResponses({ 401: 'No username and not signed in' }),
       },
     }),
-    async (c) => {
+    async function listPostsOfDay(c) {
       const { day, username, cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'posts_by_day', {
@@ -256,8 +256,12 @@ export const users = createRouter()
       request: { params: UsernameParam },
       responses: { 200: json(ProfileSchema, 'The profile'), ...seeErrors },
     }),
-    async (c) =>
-      c.json(await rpc(c.var.deps, c.var.caller, 'get_profile', { p_username: c.req.valid('param').username }), 200),
+    async function getProfile(c) {
+      return c.json(
+        await rpc(c.var.deps, c.var.caller, 'get_profile', { p_username: c.req.valid('param').username }),
+        200,
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -273,7 +277,7 @@ export const users = createRouter()
       request: { params: UsernameParam, body: optionalBoolean('follow', 'The state you want; omit to toggle') },
       responses: { 200: json(FollowState, 'The resulting state'), ...actErrors },
     }),
-    async (c) => {
+    async function followUser(c) {
       const wanted = c.req.valid('json').follow;
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'follow', { p_username: c.req.valid('param').username, p_follow: wanted }),
@@ -298,7 +302,7 @@ export const users = createRouter()
         ...errorResponses({ 404: 'No pending request from this user' }),
       },
     }),
-    async (c) => {
+    async function respondToFollowRequest(c) {
       const { accept } = c.req.valid('json');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'respond_follow_request', {
@@ -322,11 +326,12 @@ export const users = createRouter()
       request: { params: UsernameParam },
       responses: { 200: json(z.object({ removed: z.literal(true), user: ProfileSchema }), 'Removed'), ...actErrors },
     }),
-    async (c) =>
-      c.json(
+    async function removeFollower(c) {
+      return c.json(
         await rpc(c.var.deps, c.var.caller, 'remove_follower', { p_username: c.req.valid('param').username }),
         200,
-      ),
+      );
+    },
   )
   .openapi(
     createRoute({
@@ -342,7 +347,7 @@ export const users = createRouter()
       request: { params: UsernameParam, query: PageQuery },
       responses: { 200: json(ProfilePage, 'A page of followers'), ...listErrors },
     }),
-    async (c) => {
+    async function listFollowers(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'followers', {
@@ -368,7 +373,7 @@ export const users = createRouter()
       request: { params: UsernameParam, query: PageQuery },
       responses: { 200: json(ProfilePage, 'A page of accounts'), ...listErrors },
     }),
-    async (c) => {
+    async function listFollowing(c) {
       const { cursor, limit } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'following', {
@@ -404,7 +409,7 @@ export const users = createRouter()
         ...actErrors,
       },
     }),
-    async (c) => {
+    async function blockUser(c) {
       const wanted = c.req.valid('json').block;
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'block', { p_username: c.req.valid('param').username, p_block: wanted }),
@@ -429,7 +434,7 @@ export const users = createRouter()
       },
       responses: { 200: json(MuteState, 'The resulting state'), ...actErrors },
     }),
-    async (c) => {
+    async function muteUser(c) {
       const { mute, notifications_only: notificationsOnly, duration } = c.req.valid('json');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'mute', {
@@ -462,7 +467,7 @@ export const users = createRouter()
         }),
       },
     }),
-    async (c) => {
+    async function reportUser(c) {
       const report = c.req.valid('json');
       const idempotency = await idempotencyOf(c.req.valid('header')['idempotency-key'], 'POST', c.req.path, report);
       return c.json(
@@ -488,7 +493,7 @@ export const users = createRouter()
       request: { params: UsernameParam, query: z.object({ from: IsoDate.optional(), to: IsoDate.optional() }) },
       responses: { 200: json(CalendarSchema, 'Days with posts'), ...listErrors },
     }),
-    async (c) => {
+    async function getCalendar(c) {
       const { from, to } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'calendar', {
@@ -514,7 +519,7 @@ export const users = createRouter()
       request: { params: UsernameParam, query: RefreshablePageQuery },
       responses: { 200: json(PostPage, 'A page of posts'), ...listErrors },
     }),
-    async (c) => {
+    async function listUserPosts(c) {
       const { cursor, limit, newer_than: newerThan } = c.req.valid('query');
       return c.json(
         await rpc(c.var.deps, c.var.caller, 'user_posts', {
