@@ -7,7 +7,8 @@
 //   whichever instance served the write and whichever serves the read;
 // - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
 import type postgres from 'postgres';
-import { identity, lostConnection, queryOnPrimary, runOn, type Using } from './db.ts';
+import type { RequestDeps } from './context.ts';
+import { identity, lostConnection, queryOnPrimary, runOn } from './db.ts';
 import type { Pool } from './pool.ts';
 import { takeQuota } from './request-quota.ts';
 import { sql, type SqlText } from './sql-text.ts';
@@ -19,16 +20,16 @@ const replicaBehind = 'DKLAG';
 const recoveryConflict = '40001';
 
 export async function queryAs(
-  using: Using,
+  using: RequestDeps,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  const replica = using.readOnly ? await using.db.replicas.pick() : undefined;
+  const replica = using.request.readOnly ? await using.db.replicas.pick() : undefined;
   return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
 }
 
 async function readOnReplica(
-  using: Using,
+  using: RequestDeps,
   replica: Pool,
   caller: Caller,
   statement: SqlText,
@@ -41,10 +42,11 @@ async function readOnReplica(
   const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;
   // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
-  const quota = takeQuota(using.requestQuota, caller);
-  const taken = quota.text ? runOn(using.db, using.signal, quota.text, using.requestQuota) : Promise.resolve();
+  const { signal, quota } = using.request;
+  const take = takeQuota(quota, caller);
+  const taken = take.text ? runOn(using.db, signal, take.text, quota) : Promise.resolve();
   // A replica that is behind or gone leaves the read to the primary (undefined here).
-  const read = runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
+  const read = runOn(replica, signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
     if (lostConnection(error)) using.db.replicas.failed(replica);
     else if (!isBehind(error)) throw error;
     return undefined;
