@@ -25,7 +25,10 @@ export interface Database extends Pool {
   replicas: Replicas;
 }
 
-/** The database, and the request whose statements run on it (lib/context.ts's RequestDeps is one). */
+/**
+ * The database, and the request whose statements run on it: lib/context.ts's RequestDeps is one (not named from
+ * there, since context.ts imports this file).
+ */
 type RequestDb = { db: Database; request: RequestScope };
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
