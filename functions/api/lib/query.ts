@@ -20,39 +20,39 @@ const replicaBehind = 'DKLAG';
 const recoveryConflict = '40001';
 
 export async function queryAs(
-  using: RequestDeps,
+  deps: RequestDeps,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  const replica = using.request.readOnly ? await using.db.replicas.pick() : undefined;
-  return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
+  const replica = deps.request.readOnly ? await deps.db.replicas.pick() : undefined;
+  return replica ? readOnReplica(deps, replica, caller, statement) : queryOnPrimary(deps, caller, statement);
 }
 
 async function readOnReplica(
-  using: RequestDeps,
+  deps: RequestDeps,
   replica: Pool,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
   let writes: string | null = null;
   if (caller.role === 'authenticated') {
-    const [row] = await queryOnPrimary(using, caller, sql`select private.read_mark() as writes`);
+    const [row] = await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`);
     writes = row.writes;
   }
-  const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
+  const preamble = await identity(deps.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;
   // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
-  const { signal, quota } = using.request;
+  const { signal, quota } = deps.request;
   const take = takeQuota(quota, caller);
-  const taken = take.text ? runOn(using.db, signal, take.text, quota) : Promise.resolve();
+  const taken = take.text ? runOn(deps.db, signal, take.text, quota) : Promise.resolve();
   // A replica that is behind or gone leaves the read to the primary (undefined here).
   const read = runOn(replica, signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
-    if (lostConnection(error)) using.db.replicas.failed(replica);
+    if (lostConnection(error)) deps.db.replicas.failed(replica);
     else if (!isBehind(error)) throw error;
     return undefined;
   });
   const [rows] = await Promise.all([read, taken]);
-  return rows ?? queryOnPrimary(using, caller, statement);
+  return rows ?? queryOnPrimary(deps, caller, statement);
 }
 
 function isBehind(error: unknown): boolean {
