@@ -8,7 +8,8 @@ import type { Deps } from './lib/context.ts';
 import { createDeps } from './lib/deps.ts';
 import type { RequestQuota } from './lib/request-quota.ts';
 import { bufferedBody } from './lib/body.ts';
-import { ApiError, handleError, type Quota, quotaHeaders, tighterQuota } from './lib/errors.ts';
+import { ApiError, handleError } from './lib/errors.ts';
+import { type Quota, quotaHeaders, tighterQuota } from './lib/limits.ts';
 import { createRouter } from './lib/router.ts';
 import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
@@ -80,10 +81,12 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     let writeQuota: Quota | undefined;
     c.set('deps', {
       ...deps,
-      signal: c.req.raw.signal,
-      readOnly: c.req.method === 'GET',
-      requestQuota,
-      onWriteQuota: (quota) => (writeQuota = quota),
+      request: {
+        signal: c.req.raw.signal,
+        readOnly: c.req.method === 'GET',
+        quota: requestQuota,
+        onWriteQuota: (quota) => (writeQuota = quota),
+      },
     });
     c.set('clientIp', address);
     await next();

@@ -1,7 +1,7 @@
 // Supabase Auth's error codes, translated into the facade's: never leaked raw, never a 500.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AuthError } from './auth-api.ts';
-import type { Deps } from './context.ts';
+import type { RequestDeps } from './context.ts';
 import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
@@ -102,7 +102,7 @@ export function fromAuth(
  * auth.users refused it, a banned address gets its precise error: asked only now that Auth's rate limits have
  * counted the attempt, and outside any transaction of the request (whose connection it would wait for).
  */
-export async function fromAuthAddress(deps: Deps, error: unknown, address: string): Promise<ApiError> {
+export async function fromAuthAddress(deps: RequestDeps, error: unknown, address: string): Promise<ApiError> {
   if (error instanceof AuthError && error.code === 'unexpected_failure') {
     await queryAs(deps, server, sql`select private.refuse_banned_email(${address})`);
   }

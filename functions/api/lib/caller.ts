@@ -14,8 +14,11 @@ export const optionalUser = createMiddleware<AppEnv>(async (c, next) => {
 /** The OpenAPI `security` of an optionalUser route: anonymous, or a bearer token. */
 export const optionalAuth: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
 
+/** What requireUser adds for its routes: the caller's verified access token, for the Auth endpoints that act as the user. */
+type SignedIn = { Variables: { accessToken: string } };
+
 /** Routes for signed-in users only. */
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+export const requireUser = createMiddleware<AppEnv & SignedIn>(async (c, next) => {
   const token = bearerToken(c.req.header('Authorization'));
   if (!token) throw new ApiError(401, 'unauthorized', 'Sign in first: send "Authorization: Bearer <access token>"');
   c.set('caller', await c.var.deps.verifyToken(token));

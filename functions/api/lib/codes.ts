@@ -4,7 +4,7 @@
 // meet the same rows.
 import { AuthError, type AuthSession } from './auth-api.ts';
 import { fromAuth, translations } from './auth-errors.ts';
-import type { Deps } from './context.ts';
+import type { RequestDeps } from './context.ts';
 import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
@@ -38,7 +38,7 @@ const attemptKinds: Record<CodeType, string> = {
  * a banned account (which Auth refuses before the code) all get the same answer in the same time.
  */
 export function verifyCode(
-  deps: Deps,
+  deps: RequestDeps,
   type: CodeType,
   email: string,
   code: string,
@@ -75,7 +75,7 @@ export function isMailRefused(error: unknown): boolean {
  * Studio's "Send magic link" and supabase-js signInWithOtp ask for, is a sign-in link, not this. It takes the
  * same slot as Auth's (kind magiclink) before the token is replaced, so a refusal voids no code.
  */
-export async function mailOneTimeCode(deps: Deps, caller: Caller, clientIp?: string): Promise<void> {
+export async function mailOneTimeCode(deps: RequestDeps, caller: Caller, clientIp?: string): Promise<void> {
   const profile = await ownProfile(deps, caller);
   await assertMailUp(deps.env);
   const slot: MailSlot = { userId: profile.id, kind: 'magiclink', address: clientIp ?? '', mails: 1 };

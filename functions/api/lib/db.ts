@@ -12,6 +12,7 @@ import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
 import { noteQuota, type RequestQuota, takeQuota } from './request-quota.ts';
+import type { RequestScope } from './scope.ts';
 import { createRoleSettings, type RoleSettings } from './role-settings.ts';
 import { literal, sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
@@ -25,15 +26,10 @@ export interface Database extends Pool {
 }
 
 /**
- * The database, the request's signal (which aborts when its client goes away), whether it only reads, and the
- * request's quota, taken by its first round trip to the primary.
+ * The database, and the request whose statements run on it: lib/context.ts's RequestDeps is one (not named from
+ * there, since context.ts imports this file).
  */
-export interface Using {
-  db: Database;
-  signal?: AbortSignal;
-  readOnly?: boolean;
-  requestQuota?: RequestQuota;
-}
+type RequestDb = { db: Database; request: RequestScope };
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
 const deadlineMs = 15_000;
@@ -65,8 +61,8 @@ export interface Preamble {
  * What a request runs on the primary begins with: the session check, and, when there are replicas to know it,
  * the count of a request that may write.
  */
-function primaryPreamble({ db, readOnly }: Using): Preamble {
-  return { checkSession: true, countWrite: db.replicas.configured && !readOnly };
+function primaryPreamble({ db, request }: RequestDb): Preamble {
+  return { checkSession: true, countWrite: db.replicas.configured && !request.readOnly };
 }
 
 /** The statements that make the transaction the caller's: the role's settings, role and claims, then the preamble's. */
@@ -124,17 +120,13 @@ async function gated<T>(
  * aborts (its client went away) the statement is cancelled in the database.
  */
 export async function queryOnPrimary(
-  using: Using,
+  using: RequestDb,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
   const preamble = await identity(using.db, caller, primaryPreamble(using));
-  return runOn(
-    using.db,
-    using.signal,
-    `${takeQuota(using.requestQuota, caller).text} ${preamble.text} ${statement.text}`,
-    using.requestQuota,
-  );
+  const { signal, quota } = using.request;
+  return runOn(using.db, signal, `${takeQuota(quota, caller).text} ${preamble.text} ${statement.text}`, quota);
 }
 
 /**
@@ -195,11 +187,12 @@ async function send(
  * Auth): committed when `work` resolves, rolled back when it throws, on a connection of its own.
  */
 export function transactionAs<T>(
-  using: Using,
+  using: RequestDb,
   caller: Caller,
   work: (run: (statement: SqlText) => Promise<postgres.Row[]>) => Promise<T>,
 ): Promise<T> {
-  return gated(using.db, using.signal, async () => {
+  const { signal, quota } = using.request;
+  return gated(using.db, signal, async () => {
     const tx = await using.db.sql.reserve();
     let lost = false;
     const run = async (statement: SqlText): Promise<postgres.Row[]> => {
@@ -212,10 +205,7 @@ export function transactionAs<T>(
     };
     try {
       const preamble = await identity(using.db, caller, primaryPreamble(using));
-      noteQuota(
-        using.requestQuota,
-        await run(new SqlText(`${takeQuota(using.requestQuota, caller).text} begin; ${preamble.text}`)),
-      );
+      noteQuota(quota, await run(new SqlText(`${takeQuota(quota, caller).text} begin; ${preamble.text}`)));
       const value = await work(run);
       await run(sql`commit`);
       return value;
@@ -241,12 +231,13 @@ export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
  * reading, ends it); rolled back at the end (it only reads).
  */
 export function readPageByPageAs(
-  using: Using,
+  using: RequestDb,
   caller: Caller,
   opening: SqlText,
   work: (run: RunStatement) => Promise<void>,
 ): Promise<void> {
-  return gated(using.db, using.signal, async (alive) => {
+  const { signal, quota } = using.request;
+  return gated(using.db, signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;
     const run = async (statement: SqlText) => {
@@ -257,10 +248,10 @@ export function readPageByPageAs(
     try {
       const preamble = await identity(using.db, caller, { checkSession: true, countWrite: false });
       noteQuota(
-        using.requestQuota,
+        quota,
         await tx.unsafe(
           `${
-            takeQuota(using.requestQuota, caller).text
+            takeQuota(quota, caller).text
           } begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`,
         ),
       );

@@ -1,10 +1,10 @@
 // One error envelope for every failure: { error: { code, message, details?, request_id } }.
 // `code` is stable and machine-readable; `message` is for people. Postgres errors are mapped by SQLSTATE
 // (see supabase/ERRORS.md); the PTxyz SQLSTATEs carry their HTTP status as PostgREST reads them.
-import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { parseQuota, type Quota, quotaHeaders } from './limits.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -19,67 +19,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-/** A write or request limit's state (supabase/schemas/24_write_limits.sql, 26_request_limits.sql): its size, what is left, seconds until its window ends. */
-export interface Quota {
-  limit: number;
-  remaining: number;
-  reset: number;
-}
-
-/** The quota a limit reports as JSON (a refusal's DETAIL, or daykeeper.write_quota after a write); else undefined. */
-export function parseQuota(text: string | null | undefined): Quota | undefined {
-  if (!text) return undefined;
-  try {
-    const { limit, remaining, reset } = JSON.parse(text);
-    return [limit, remaining, reset].every(Number.isInteger) ? { limit, remaining, reset } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** RateLimit-Limit, -Remaining and -Reset (seconds), as the IETF draft names them. */
-export function quotaHeaders(quota: Quota): [string, string][] {
-  return [['RateLimit-Limit', String(quota.limit)], ['RateLimit-Remaining', String(quota.remaining)], [
-    'RateLimit-Reset',
-    String(quota.reset),
-  ]];
-}
-
-/**
- * Of a request limit and a write limit one answer counted against, the one to report: the draft's fields
- * describe one quota, and the nearer to its end is the one a client must slow down for (the later reset on a tie).
- */
-export function tighterQuota(a: Quota | undefined, b: Quota | undefined): Quota | undefined {
-  if (!a || !b) return a ?? b;
-  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
-  return a.reset >= b.reset ? a : b;
-}
-
-/** What the document's error examples show besides a code and its message: a request validation failure's detail, a request id. */
-export const errorExample = {
-  detail: { path: 'username', message: 'a username is 3 to 30 of a-z, 0-9, dot and underscore' },
-  request_id: '5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c',
-};
-
-export const ErrorSchema = z
-  .object({
-    error: z.object({
-      code: z.string().openapi({ example: 'post_not_found' }),
-      message: z.string().openapi({ example: 'Post not found' }),
-      details: z.array(z.object({
-        path: z.string().openapi({ example: errorExample.detail.path }),
-        message: z.string().openapi({ example: errorExample.detail.message }),
-      })).optional(),
-      request_id: z.string().optional().openapi({ example: errorExample.request_id }),
-    }),
-  })
-  .openapi('Error');
-
-/** An OpenAPI response entry for an error status, so every route declares its errors. */
-export function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ErrorSchema } } };
 }
 
 interface PostgresLikeError {
@@ -276,11 +215,4 @@ export function handleError(error: unknown, c: Context) {
   if (!c.req.raw.signal.aborted) console.error(`[${requestId}] unexpected error`, error);
   const unexpected = new ApiError(500, 'internal_error', 'Something went wrong on our side; quote the request id');
   return c.json(errorBody(unexpected, requestId), 500);
-}
-
-/** The error entries of a route's responses, from status to description. */
-export function errorResponses<S extends number>(descriptions: Record<S, string>) {
-  return Object.fromEntries(
-    Object.entries(descriptions).map(([status, description]) => [status, errorResponse(description as string)]),
-  ) as Record<S, ReturnType<typeof errorResponse>>;
 }

@@ -1,7 +1,7 @@
 // The database's slots for code e-mails (private.take_mail_slot: once a minute per account and kind, a share per
 // client address, a budget for the project), taken whoever sends the e-mail: Auth's Send Email hook for Auth's
 // own, the facade for its one-time codes (functions/api/lib/codes.ts).
-import type { Deps } from './context.ts';
+import type { RequestDeps } from './context.ts';
 import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { server } from './tokens.ts';
@@ -16,7 +16,7 @@ export interface MailSlot {
 }
 
 /** Null when the slot is taken (the e-mails may go), else why not, as the client may read it. */
-export async function takeMailSlot(deps: Deps, slot: MailSlot): Promise<string | null> {
+export async function takeMailSlot(deps: RequestDeps, slot: MailSlot): Promise<string | null> {
   const [{ refusal }] = await queryAs(
     deps,
     server,
@@ -26,7 +26,7 @@ export async function takeMailSlot(deps: Deps, slot: MailSlot): Promise<string |
 }
 
 /** Gives back a slot whose e-mails could not be sent: the account may ask again at once. */
-export async function giveBackMailSlot(deps: Deps, slot: MailSlot): Promise<void> {
+export async function giveBackMailSlot(deps: RequestDeps, slot: MailSlot): Promise<void> {
   await queryAs(
     deps,
     server,

@@ -3,7 +3,7 @@
 // then each error answer names the codes it may carry: those of its status (lib/error-codes.ts, from
 // supabase/ERRORS.md) that its operation can answer (lib/operation-codes.ts, read from the facade and the SQL).
 import { errorCodes, errorMessages } from './error-codes.ts';
-import { errorExample } from './errors.ts';
+import { errorExample } from './openapi-errors.ts';
 import { operationCodes } from './operation-codes.ts';
 
 type Operation = {
@@ -16,7 +16,7 @@ type Operation = {
 
 type Document = { paths?: object; components?: { schemas?: Record<string, unknown> } };
 
-// The Error schema the routes register (lib/errors.ts), by reference as the routes' own answers have it.
+// The Error schema the routes register (lib/openapi-errors.ts), by reference as the routes' own answers have it.
 const error = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

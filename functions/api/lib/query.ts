@@ -7,7 +7,8 @@
 //   whichever instance served the write and whichever serves the read;
 // - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
 import type postgres from 'postgres';
-import { identity, lostConnection, queryOnPrimary, runOn, type Using } from './db.ts';
+import type { RequestDeps } from './context.ts';
+import { identity, lostConnection, queryOnPrimary, runOn } from './db.ts';
 import type { Pool } from './pool.ts';
 import { takeQuota } from './request-quota.ts';
 import { sql, type SqlText } from './sql-text.ts';
@@ -19,38 +20,39 @@ const replicaBehind = 'DKLAG';
 const recoveryConflict = '40001';
 
 export async function queryAs(
-  using: Using,
+  deps: RequestDeps,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  const replica = using.readOnly ? await using.db.replicas.pick() : undefined;
-  return replica ? readOnReplica(using, replica, caller, statement) : queryOnPrimary(using, caller, statement);
+  const replica = deps.request.readOnly ? await deps.db.replicas.pick() : undefined;
+  return replica ? readOnReplica(deps, replica, caller, statement) : queryOnPrimary(deps, caller, statement);
 }
 
 async function readOnReplica(
-  using: Using,
+  deps: RequestDeps,
   replica: Pool,
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
   let writes: string | null = null;
   if (caller.role === 'authenticated') {
-    const [row] = await queryOnPrimary(using, caller, sql`select private.read_mark() as writes`);
+    const [row] = await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`);
     writes = row.writes;
   }
-  const preamble = await identity(using.db, caller, { checkSession: false, countWrite: false });
+  const preamble = await identity(deps.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;
   // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
-  const quota = takeQuota(using.requestQuota, caller);
-  const taken = quota.text ? runOn(using.db, using.signal, quota.text, using.requestQuota) : Promise.resolve();
+  const { signal, quota } = deps.request;
+  const take = takeQuota(quota, caller);
+  const taken = take.text ? runOn(deps.db, signal, take.text, quota) : Promise.resolve();
   // A replica that is behind or gone leaves the read to the primary (undefined here).
-  const read = runOn(replica, using.signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
-    if (lostConnection(error)) using.db.replicas.failed(replica);
+  const read = runOn(replica, signal, `${preamble.text} ${ready.text} ${statement.text}`).catch((error) => {
+    if (lostConnection(error)) deps.db.replicas.failed(replica);
     else if (!isBehind(error)) throw error;
     return undefined;
   });
   const [rows] = await Promise.all([read, taken]);
-  return rows ?? queryOnPrimary(using, caller, statement);
+  return rows ?? queryOnPrimary(deps, caller, statement);
 }
 
 function isBehind(error: unknown): boolean {

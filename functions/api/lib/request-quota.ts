@@ -2,7 +2,7 @@
 // account and its client's address, in a transaction of its own that commits before the request's own
 // statements run, so a request that then fails still counts. It rides at the head of the request's first
 // round trip to the primary: no round trip of its own, but for an anonymous read a replica serves.
-import type { Quota } from './errors.ts';
+import type { Quota } from './limits.ts';
 import { sql, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 

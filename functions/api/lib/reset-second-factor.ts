@@ -4,7 +4,7 @@
 // instead, proved by the same e-mailed code; once it is over, the reset completes it and sets the password.
 import type { AuthSession } from './auth-api.ts';
 import { fromAuth } from './auth-errors.ts';
-import type { Deps } from './context.ts';
+import type { RequestDeps } from './context.ts';
 import { ApiError } from './errors.ts';
 import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
@@ -20,7 +20,7 @@ type Proved = { accessToken: string } | { recovery: { requested_at: string; comp
 
 /** The token that may set the password (the recovery session, stepped up when needed), or the started recovery. */
 export async function proveSecondFactor(
-  deps: Deps,
+  deps: RequestDeps,
   recovery: AuthSession,
   input: SecondFactorInput,
   clientIp: string | undefined,
@@ -64,7 +64,7 @@ export async function proveSecondFactor(
 }
 
 /** Completes a recovery whose wait is over (then the recovery session may set the password), else starts or shows it. */
-async function removeLostFactors(deps: Deps, userId: string, accessToken: string): Promise<Proved> {
+async function removeLostFactors(deps: RequestDeps, userId: string, accessToken: string): Promise<Proved> {
   const [{ outcome }] = await queryAs(deps, server, sql`select private.recover_lost_factors(${userId}) as outcome`);
   return outcome.recovery ? { recovery: outcome.recovery } : { accessToken };
 }

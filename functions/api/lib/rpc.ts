@@ -1,7 +1,7 @@
 // One API request, one SQL function: call public.<fn> as the caller, in one transaction, and return its
 // JSON, typed by lib/rpc-statement.ts.
-import type { Deps } from './context.ts';
-import { parseQuota } from './errors.ts';
+import type { RequestDeps } from './context.ts';
+import { parseQuota } from './limits.ts';
 import type { Idempotency } from './idempotency.ts';
 import { queryAs } from './query.ts';
 import { type ApiFunction, type Args, invocation, rpcStatement } from './rpc-statement.ts';
@@ -9,7 +9,7 @@ import { literal, SqlText } from './sql-text.ts';
 import type { Caller } from './tokens.ts';
 
 export async function rpc<F extends ApiFunction>(
-  deps: Deps,
+  deps: RequestDeps,
   caller: Caller,
   fn: F,
   args: Args<F>,
@@ -22,7 +22,7 @@ export async function rpc<F extends ApiFunction>(
     ? `select coalesce(private.replay_idempotent(${literal(idempotency.key)}, ${literal(idempotency.fingerprint)}), ` +
       `private.record_idempotent(${literal(idempotency.key)}, ${invocation(fn, args)})) as result`
     : rpcStatement(fn, args).text;
-  if (deps.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
+  if (deps.request.readOnly) return (await queryAs(deps, caller, new SqlText(call)))[0].result;
   // A write may count against a write limit, which leaves what is left in daykeeper.write_quota: read after the
   // call (the subquery runs first), for the answer's RateLimit-* headers.
   const [row] = await queryAs(
@@ -31,6 +31,6 @@ export async function rpc<F extends ApiFunction>(
     new SqlText(`select r.result, current_setting('daykeeper.write_quota', true) as quota from (${call} offset 0) r`),
   );
   const quota = parseQuota(row.quota);
-  if (quota) deps.onWriteQuota?.(quota);
+  if (quota) deps.request.onWriteQuota(quota);
   return row.result;
 }

@@ -1,18 +1,18 @@
 // What the facade answers once Auth has issued a session: the tokens, the user and their profile, read
 // from the database as that user (which also proves the new token works).
 import type { AuthSession } from './auth-api.ts';
-import type { Deps } from './context.ts';
+import type { RequestDeps } from './context.ts';
 import { queryAs } from './query.ts';
 import { rpcStatement } from './rpc-statement.ts';
 import type { Caller } from './tokens.ts';
 
 /** The caller's own profile with their e-mail; 401 once their session has ended. */
-export async function ownProfile(deps: Deps, caller: Caller) {
+export async function ownProfile(deps: RequestDeps, caller: Caller) {
   const [row] = await queryAs(deps, caller, rpcStatement('me', {}));
   return row.result;
 }
 
-export async function sessionReply(deps: Deps, session: AuthSession) {
+export async function sessionReply(deps: RequestDeps, session: AuthSession) {
   const caller = await deps.verifyToken(session.access_token);
   const profile = await ownProfile(deps, caller);
   const factors = (session.user.factors ?? []).filter((factor) => factor.status === 'verified');

@@ -9,10 +9,11 @@ import { fromAuth, fromAuthAddress } from '../lib/auth-errors.ts';
 import { AuthError } from '../lib/auth-api.ts';
 import { invalidCode, verifyCode } from '../lib/codes.ts';
 import { atLeast } from '../lib/fixed-time.ts';
-import { ApiError, errorResponse, toApiError } from '../lib/errors.ts';
+import { ApiError, toApiError } from '../lib/errors.ts';
+import { errorResponse } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { ownProfile } from '../lib/session.ts';
-import type { Deps } from '../lib/context.ts';
+import type { RequestDeps } from '../lib/context.ts';
 import type { Json } from '../database.types.ts';
 import type { Caller } from '../lib/tokens.ts';
 import {
@@ -47,12 +48,12 @@ const profileFields = {
  * 403 second_factor_required unless the caller's session proved the second factor the account has (the database's rule,
  * private.require_aal2), checked before a code or a password is spent.
  */
-async function requireSecondFactor(deps: Deps, caller: Caller): Promise<void> {
+async function requireSecondFactor(deps: RequestDeps, caller: Caller): Promise<void> {
   await queryAs(deps, caller, sql`select private.require_aal2()`);
 }
 
 /** Who edits their account, as the request's context holds them. */
-type Editor = { deps: Deps; caller: Caller; accessToken: string; clientIp: string | undefined };
+type Editor = { deps: RequestDeps; caller: Caller; accessToken: string; clientIp: string | undefined };
 /** PUT /user's body: profile fields, and credentials. */
 type Edit = { email?: string; password?: string; current_password?: string } & Record<string, unknown>;
 

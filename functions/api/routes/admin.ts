@@ -1,7 +1,7 @@
 // Moderation, for admins only (the SQL functions check it: 401 anonymous, 403 not an admin).
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import {

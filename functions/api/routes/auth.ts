@@ -7,9 +7,10 @@ import { rpcStatement } from '../lib/rpc-statement.ts';
 import { sql } from '../lib/sql-text.ts';
 import { fromAuth, fromAuthAddress, translations } from '../lib/auth-errors.ts';
 import { isMailRefused, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
-import { ApiError, errorResponse } from '../lib/errors.ts';
+import { ApiError } from '../lib/errors.ts';
+import { errorResponse } from '../lib/openapi-errors.ts';
 import { atLeast, exactly, sleepUntil } from '../lib/fixed-time.ts';
-import type { Deps } from '../lib/context.ts';
+import type { Deps, RequestDeps } from '../lib/context.ts';
 import { createRouter } from '../lib/router.ts';
 import { assertMailUp } from '../lib/smtp.ts';
 import { proveSecondFactor } from '../lib/reset-second-factor.ts';
@@ -66,7 +67,7 @@ const resetPasswordDescription =
   '(private.mfa_verification_attempt()).';
 
 /** 400 or 409 with the precise reason a sign-up would fail on the username or the time zone. */
-async function checkRegistration(deps: Deps, username: string, email: string, timeZone: string): Promise<void> {
+async function checkRegistration(deps: RequestDeps, username: string, email: string, timeZone: string): Promise<void> {
   await queryAs(
     deps,
     anonymous,
@@ -75,13 +76,13 @@ async function checkRegistration(deps: Deps, username: string, email: string, ti
 }
 
 /** Whether `email` belongs to an account that awaits confirmation. */
-async function awaitsConfirmation(deps: Deps, email: string): Promise<boolean> {
+async function awaitsConfirmation(deps: RequestDeps, email: string): Promise<boolean> {
   const [{ pending }] = await queryAs(deps, server, sql`select private.awaits_confirmation(${email}) as pending`);
   return Boolean(pending);
 }
 
 /** The e-mail to sign `username` in with. */
-async function emailForLogin(deps: Deps, username: string): Promise<string> {
+async function emailForLogin(deps: RequestDeps, username: string): Promise<string> {
   const [row] = await queryAs(deps, server, sql`select private.email_for_login(${username}) as email`);
   // An unknown username is asked of Auth all the same, so that it answers exactly as for a wrong password.
   return row.email ?? 'unknown-user@example.invalid';

@@ -1,7 +1,7 @@
 // Comments and replies: write, read, list, like, likers, delete, report.
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';

@@ -5,7 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { readPageByPageAs, type RunStatement } from '../lib/db.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { sql } from '../lib/sql-text.ts';
 import {

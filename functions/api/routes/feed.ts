@@ -1,7 +1,7 @@
 // The home feed: posts of the accounts you follow and your own, newest first.
 import { createRoute } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import { IsoDate, json, PostPage, RefreshablePageQuery } from './schemas.ts';

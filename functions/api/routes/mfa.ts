@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
 import { invalidCode, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { queryAs } from '../lib/query.ts';
 import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';

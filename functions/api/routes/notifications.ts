@@ -1,7 +1,7 @@
 // Notifications: what others did that concerns you (written by the database), and marking them read.
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import {

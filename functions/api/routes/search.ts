@@ -1,7 +1,7 @@
 // Search: accounts by username and display name, or posts by their words; best first, only what you may see.
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { rpc } from '../lib/rpc.ts';
 import { json, pageOf, PageQuery, PostPage, ProfileSchema } from './schemas.ts';

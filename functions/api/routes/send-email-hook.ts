@@ -7,7 +7,7 @@
 // See docs/ACCOUNTS-SECURITY.md, "Code e-mails".
 import { z } from 'zod';
 import type { Context } from 'hono';
-import type { AppEnv, Deps } from '../lib/context.ts';
+import type { AppEnv, RequestDeps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
 import { giveBackMailSlot, type MailSlot, takeMailSlot } from '../lib/mail-slots.ts';
 import { createRouter } from '../lib/router.ts';
@@ -102,7 +102,7 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async func
   const input = parsed.data;
   const mails = mailsOf(input);
   // Not the request limits of the address Auth calls from: the slot counts the client Auth names.
-  const deps: Deps = { ...c.var.deps, requestQuota: undefined, readOnly: false };
+  const deps: RequestDeps = { ...c.var.deps, request: { ...c.var.deps.request, quota: undefined, readOnly: false } };
   const slot: MailSlot = {
     userId: input.user.id,
     kind: input.email_data.email_action_type,

@@ -2,7 +2,7 @@
 // supabase/schemas/27_sessions.sql reads and ends them as the caller.
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';
 import { Id, json, Timestamp } from './schemas.ts';

@@ -2,7 +2,7 @@
 // and the days (calendar, posts by day). Each route calls one SQL function as the caller.
 import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
-import { errorResponses } from '../lib/errors.ts';
+import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
