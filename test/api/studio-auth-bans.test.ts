@@ -7,22 +7,13 @@ import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { anonSdk } from '../helpers/sdk.ts';
-import { authIsRunning, stack } from '../helpers/stack.ts';
+import { studioAuth } from '../helpers/studio.ts';
+import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
 /** What Studio's Ban / Unban buttons send. */
 async function studioBan(account: Account, banDuration: string) {
-  const response = await fetch(`${stack.apiUrl}/auth/v1/admin/users/${account.id}`, {
-    method: 'PUT',
-    headers: {
-      apikey: stack.serviceRoleKey,
-      Authorization: `Bearer ${stack.serviceRoleKey}`,
-      'Content-Type': 'application/json',
-    },
-    body: JSON.stringify({ ban_duration: banDuration }),
-  });
-  await response.body?.cancel();
-  return response.status;
+  return (await studioAuth('PUT', `/admin/users/${account.id}`, { ban_duration: banDuration })).status;
 }
 
 async function banState(account: Account) {

@@ -3,13 +3,12 @@
 // of Invite, Send magic link and Send password recovery are replayed in test/api/studio-mails.test.ts; the refusal
 // codes of direct edits, in SQL, in test/db/studio.test.ts and the ban buttons' history in
 // test/api/studio-auth-bans.test.ts. The suite ends with moderation.integrity_report() empty.
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { anonSdk, signedInSdk } from '../helpers/sdk.ts';
-import { studioAuth, tableEditor } from '../helpers/studio.ts';
+import { impersonating, studioAuth, tableEditor } from '../helpers/studio.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
 
@@ -256,41 +255,17 @@ studio('the SQL editor impersonating a user', () => {
     const post = await rpc(followed, 'create_post', { p_body: 'in the feed' });
     const hidden = await rpc(blocker, 'create_post', { p_body: 'not for the reader' });
     await rpc(blocker, 'block', { p_username: reader.username });
-    const impersonated = (await impersonating(reader, 'select public.feed() as page')).at(-1)!;
+    const impersonated = await impersonating(reader, (tx) => tx`select public.feed() as page`);
     const { data } = await (await signedInSdk(reader)).rpc('feed');
     const ids = (page: { items: { id: string }[] }) => page.items.map((item) => item.id);
     expect(ids(impersonated[0].page)).toEqual(ids(data as { items: { id: string }[] }));
     expect(ids(impersonated[0].page)).toContain(post.id);
-    await impersonating(reader, `select public.like_post('${post.id}')`);
+    await impersonating(reader, (tx) => tx`select public.like_post(${post.id})`);
     expect((await api('GET', `/post/${post.id}`, { token: reader.accessToken })).body.viewer.liked).toBe(true);
-    expect(await errorOf(impersonating(reader, `select public.like_post('${hidden.id}')`)))
+    expect(await errorOf(impersonating(reader, (tx) => tx`select public.like_post(${hidden.id})`)))
       .toMatchObject({ code: 'PT404', hint: 'post_not_found' });
   });
 });
-
-/** Studio's wrapper (wrapWithRoleImpersonation) around `query`, sent as one text as the SQL editor sends it. */
-function impersonating(user: Account, query: string) {
-  const now = Math.floor(Date.now() / 1000);
-  const claims = JSON.stringify({
-    aal: 'aal1',
-    amr: [{ method: 'password', timestamp: now }],
-    aud: 'authenticated',
-    email: user.email,
-    exp: now + 3600,
-    iat: now,
-    role: 'authenticated',
-    session_id: randomUUID(),
-    sub: user.id,
-  });
-  return asRoot.begin((tx) =>
-    tx.unsafe(`select set_config('role', 'authenticated', true),
-      set_config('request.jwt.claims', '${claims.replaceAll("'", "''")}', true),
-      set_config('request.method', 'POST', true),
-      set_config('request.path', '/impersonation-example-request-path', true),
-      set_config('request.headers', '{"accept": "*/*"}', true);
-    ${query}`)
-  );
-}
 
 afterAll(async () => {
   if (!authIsRunning) return;

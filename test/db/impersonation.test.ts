@@ -4,32 +4,10 @@
 // token with an ended session stays refused on PostgREST's path (a connection as `authenticator`).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
+import { banDirectly, createAccount } from '../helpers/accounts.ts';
 import { as, asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
+import { impersonating, impersonationPath } from '../helpers/studio.ts';
 import { authIsRunning } from '../helpers/stack.ts';
-
-const studioPath = '/impersonation-example-request-path';
-
-/** Studio's wrapper, as role-impersonation.ts writes it, then `work`, in one transaction as `postgres`. */
-function impersonating<T>(user: Account, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const claims = JSON.stringify({
-    aal: 'aal1',
-    aud: 'authenticated',
-    email: user.email,
-    role: 'authenticated',
-    session_id: randomUUID(),
-    sub: user.id,
-    exp: Math.floor(Date.now() / 1000) + 3600,
-    iat: Math.floor(Date.now() / 1000),
-    amr: [{ method: 'password' }],
-  });
-  return asRoot.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true),
-      set_config('request.method', 'POST', true), set_config('request.path', ${studioPath}, true),
-      set_config('request.headers', '{"accept": "*/*"}', true)`;
-    return work(tx);
-  }) as Promise<T>;
-}
 
 const visiblePostsOf = (tx: Tx, ids: string[]) =>
   tx`select id from public.posts where id = any(${ids}::uuid[]) order by id`.then((rows) => rows.map((r) => r.id));
@@ -72,7 +50,7 @@ describe.skipIf(!authIsRunning)("impersonating a user in Studio's SQL editor", (
     const ended = { ...user, claims: { ...user.claims, session_id: randomUUID() } };
     const [plain] = await as(ended, (tx) => tx`select private.uid() as uid`);
     const [marked] = await as(ended, async (tx) => {
-      await tx`select set_config('request.path', ${studioPath}, true)`;
+      await tx`select set_config('request.path', ${impersonationPath}, true)`;
       return tx`select private.uid() as uid`;
     });
     expect([plain.uid, marked.uid]).toEqual([null, null]);

@@ -3,7 +3,9 @@
 // (apps/studio/pages/api/platform/auth/[ref]/*.ts, headers from apps/studio/lib/api/apiHelpers.ts
 // constructHeaders: Authorization and apiKey both the service key); the table editor runs pg-meta's SQL as
 // `postgres` (test/helpers/db.ts asRoot).
-import { asRoot } from './db.ts';
+import { randomUUID } from 'node:crypto';
+import type { Account } from './accounts.ts';
+import { asRoot, type Tx } from './db.ts';
 import { stack } from './stack.ts';
 
 export interface StudioAnswer {
@@ -81,3 +83,32 @@ export const tableEditor = {
   /** "Truncate table". */
   truncate: (name: string) => asRoot.unsafe(`truncate ${table(name)};`),
 };
+
+/** The path Studio's SQL editor marks an impersonated query with (apps/studio/lib/role-impersonation.ts). */
+export const impersonationPath = '/impersonation-example-request-path';
+
+/**
+ * The SQL editor's "impersonate a user" (role-impersonation.ts, wrapWithRoleImpersonation): the role, the user's
+ * claims with a made-up session_id, the request settings with the marker path, then `work`, in one transaction
+ * as `postgres`.
+ */
+export function impersonating<T>(user: Account, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = JSON.stringify({
+    aal: 'aal1',
+    amr: [{ method: 'password', timestamp: now }],
+    aud: 'authenticated',
+    email: user.email,
+    exp: now + 3600,
+    iat: now,
+    role: 'authenticated',
+    session_id: randomUUID(),
+    sub: user.id,
+  });
+  return asRoot.begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true),
+      set_config('request.method', 'POST', true), set_config('request.path', ${impersonationPath}, true),
+      set_config('request.headers', '{"accept": "*/*"}', true)`;
+    return work(tx);
+  }) as Promise<T>;
+}
