@@ -10,9 +10,8 @@ export function createDeps(env: Env): Deps {
   return {
     env,
     db: createDatabase(
-      env.DB_POOLER_URL ?? env.SUPABASE_DB_URL,
+      { primary: env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, direct: env.SUPABASE_DB_URL, replicas: env.DB_REPLICA_URLS },
       env.DB_POOL_MAX,
-      env.DB_REPLICA_URLS,
       env.DB_REPLICA_MAX_LAG_MS,
     ),
     verifyToken: createTokenVerifier({
