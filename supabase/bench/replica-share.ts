@@ -154,6 +154,40 @@ export async function replicaShareBench(): Promise<void> {
         ),
     );
 
+    // What the notice costs a write: private.note_write beside the same count without its notice (a copy of the
+    // function as it was, made for the run), each with a like toggled on a post of its client's (the demo
+    // network's public posts), 8 callers each, so that only the notice differs.
+    await root.unsafe(`
+      create function private.note_write_silently() returns void language sql volatile security definer
+      set search_path = '' as $$
+        insert into private.write_marks as m (user_id, writes) select auth.uid(), 1 where auth.uid() is not null
+        on conflict (user_id) do update set writes = m.writes + 1;
+      $$;
+      grant execute on function private.note_write_silently() to authenticated`);
+    for (const driver of drivers) {
+      await root`select moderation.trust_writer(${driver.username}, 'drives the replica benchmark')`;
+    }
+    const like =
+      "select public.like_post(p_post_id => (select p.id from public.posts p join public.profiles a on a.id = p.author_id where p.privacy = 'public' and not a.is_private and a.banned_at is null order by p.id offset :client_id % 16 limit 1))";
+    const identities = drivers.map((driver) => driver.identity);
+    const [announced, silent] = await step(
+      'pgbench: a write counted with its notice, beside it without',
+      () =>
+        runPgbenchPair(
+          {
+            url: roleUrl(stack.superuserUrl, 'authenticator'),
+            sql: `select private.note_write();\n${like}`,
+            identities,
+            clients: callers,
+            seconds,
+          },
+          { url: '', sql: `select private.note_write_silently();\n${like}`, identities, clients: callers, seconds },
+          join(pgBinDir(), 'pgbench'),
+          scratch,
+        ),
+    );
+    await root`drop function private.note_write_silently()`;
+
     const lines = [
       '# What a replica read costs the primary',
       '',
@@ -188,6 +222,17 @@ export async function replicaShareBench(): Promise<void> {
         `${ratio(read.perSecond, primarySide.perSecond)} of the read. After, a replica read sends the primary no ` +
         'statement of its own (the table above: what remains is shared by all reads, such as the lag measurement ' +
         'every quarter second and the request counts flushed every quarter second).',
+      '',
+      `What the notice costs a write (pgbench, one run side by side, ${callers} callers each, a like toggled beside ` +
+        `the count): with \`private.note_write()\` ` +
+        `${perSecond(announced.perSecond)} tps (p50 ${ms(announced.p50)} ms, p99 ${ms(announced.p99)} ms), the same ` +
+        `count without its notice ${perSecond(silent.perSecond)} tps (p50 ${ms(silent.p50)} ms, p99 ${
+          ms(silent.p99)
+        } ms): ${
+          ratio(announced.perSecond, silent.perSecond)
+        }. A write request runs it once. Notifying transactions commit one at a time (Postgres holds a lock from ` +
+        'the notice to the end of the commit, its WAL flush included), so this is also where a ceiling on writes per ' +
+        'second lies (docs/PERFORMANCE.md).',
       '',
       'The texts:',
       '',
