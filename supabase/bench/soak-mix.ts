@@ -32,6 +32,8 @@ export interface Targets {
   hotPosts: Array<{ id: string; authorId: string; author: string }>;
   /** The load accounts themselves, which also follow one another (so their notifications are not empty). */
   loadUsernames: string[];
+  /** Whom each load account follows for its feed (by username): never followed and unfollowed by the load. */
+  following: Map<string, Set<string>>;
 }
 
 export interface Operation {

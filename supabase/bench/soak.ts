@@ -1,6 +1,6 @@
 // `npm run bench:soak`: an hour of a social app's traffic on the kept bench database (docs/PERFORMANCE.md,
 // "Soak"; issue 42). The bench stack of `bench:scale` (profile `bench`, ports +2000) on the database a seeding
-// run left in .local/bench-scale-<scale>, with its replica and pooler; load accounts (soak001…) sign up and
+// run left in .local/bench-scale-<scale>, with its replica and pooler; load accounts (soak01…) sign up and
 // follow part of the crowd, then as many clients as accounts send the mix of soak-mix.ts through the facade,
 // PostgREST and Auth at once, while the function's memory, the hot tables, the replica's lag and the pooler
 // are sampled. The report checks the issue's goals per operation and per window.
@@ -76,21 +76,30 @@ async function followCrowd(root: postgres.Sql, users: Driver[], scale: number): 
 
 /** Public posts of public crowd accounts, and those accounts: a few thousand of each, drawn at random. */
 async function findTargets(root: postgres.Sql, users: Driver[]): Promise<Targets> {
-  const posts = (where: string) =>
+  // About 50,000 rows' worth of pages drawn at random, not a scan of all 10 M.
+  const [{ percent }] = await root`
+    select least(100, 100 * 50000 / greatest(reltuples, 1))::float8 as percent from pg_class where oid = 'public.posts'::regclass`;
+  const posts = (sample: string, where: string) =>
     root`
       select p.id, p.author_id as "authorId", a.username as author
-      from public.posts p join public.profiles a on a.id = p.author_id
+      from public.posts p ${root.unsafe(sample)} join public.profiles a on a.id = p.author_id
       where p.privacy = 'public' and p.banned_at is null and not a.is_private and a.banned_at is null
         and ${root.unsafe(where)}
       order by random() limit 5000`;
-  const crowdPosts = await posts(`a.username ~ '^u[0-9]+$'`);
-  const hotPosts = await posts(`a.username in ('celebrity', 'hot_author')`);
+  const crowdPosts = await posts(`tablesample system (${percent})`, `a.username ~ '^u[0-9]+$'`);
+  const hotPosts = await posts('', `a.username in ('celebrity', 'hot_author')`);
+  const follows = await root`
+    select f.follower_id as id, array_agg(p.username) as usernames
+    from public.follows f join public.profiles p on p.id = f.followee_id
+    where f.follower_id = any(${users.map((user) => user.id)}::uuid[]) group by f.follower_id`;
+  const followees = new Map(follows.map((row) => [row.id as string, row.usernames as string[]]));
   return {
     posts: crowdPosts.map((row) => ({ ...row }) as Targets['posts'][number]),
     usernames: [...new Set(crowdPosts.map((row) => row.author as string))],
     hotPosts: hotPosts.map((row) => ({ ...row }) as Targets['posts'][number]),
     hotUsernames: ['celebrity', 'hot_author', 'diarist'],
     loadUsernames: users.map((user) => user.username),
+    following: new Map(users.map((user) => [user.username, new Set(followees.get(user.id) ?? [])])),
   };
 }
 
