@@ -184,9 +184,13 @@ export const mix: Operation[] = [
     weight: 0.5,
     async run(c, t) {
       // One follow in five is of another load account, so theirs is a notification list with something in it.
-      const whom = Math.random() < 0.2
-        ? oneOf(t.loadUsernames.filter((u) => u !== c.user.username))
-        : oneOf(t.usernames);
+      // Never an account it follows for its feed: the unfollow would take it out of the feed for good.
+      const following = t.following.get(c.user.username);
+      const whom = oneOf(
+        (Math.random() < 0.2 ? t.loadUsernames : t.usernames).filter((u) =>
+          u !== c.user.username && !following?.has(u)
+        ),
+      );
       const followed = await c.facade('facade POST /:username/follow', 'POST', `/${whom}/follow`, { follow: true });
       if (followed.status === 200) {
         await c.facade('facade POST /:username/follow (unfollow)', 'POST', `/${whom}/follow`, { follow: false });

@@ -140,7 +140,7 @@ function windowPeaks(r: SoakReport, index: number): Map<string, TablePeak> {
   const from = index * r.windowMs;
   const last = index === r.recorder.windows.length - 1;
   const within = r.samples.tables.filter((s) => s.at >= from && (last || s.at < from + r.windowMs));
-  // The runs are counted from the window's first sample (or the run's first, for the first window).
+  // Runs are counted from the last sample before the window (the run's first sample, for the first window).
   const before = new Map<string, TableSample>();
   for (const s of r.samples.tables) if (s.at < from || (index === 0 && !before.has(s.table))) before.set(s.table, s);
   const peaks = new Map<string, TablePeak>();
