@@ -11,6 +11,8 @@ const p99Growth = 1.25;
 const memoryGrowth = 1.1;
 /** The reference mark for memory: ten minutes in, or half way through a shorter run. */
 const memoryMarkMs = 10 * 60_000;
+/** Twice autovacuum_naptime's default: autovacuum looks at each database once a naptime, then takes the table. */
+const autovacuumGraceMs = 2 * 60_000;
 /** Fewer requests than this in a window give a p99 that says nothing. */
 const fewest = 50;
 
@@ -158,20 +160,36 @@ function windowPeaks(r: SoakReport, index: number): Map<string, TablePeak> {
   return peaks;
 }
 
+/** How long a table has been past its autovacuum threshold, with no autovacuum run since, at the last sample. */
+function pastThresholdFor(samples: TableSample[], table: string): number {
+  let since: number | undefined;
+  let previous: TableSample | undefined;
+  for (const s of samples.filter((one) => one.table === table)) {
+    const ran = previous !== undefined && s.autovacuums > previous.autovacuums;
+    if (s.dead <= s.threshold || ran) since = undefined;
+    else since ??= s.at;
+    previous = s;
+  }
+  return since === undefined || !previous ? 0 : previous.at - since;
+}
+
 function autovacuumGoal(r: SoakReport): Goal {
   const peaks = r.recorder.windows.map((_, index) => windowPeaks(r, index));
   const last = peaks[peaks.length - 1];
-  // Past its threshold in the last window, a table is behind when autovacuum did not take it then (it runs every
-  // autovacuum_naptime), or when its peaks rose window after window all run long (runs that clean too little).
+  // Behind: past its threshold longer than autovacuum takes to come (it looks every autovacuum_naptime), or
+  // autovacuumed and still past it with peaks that rose window after window all run long (runs that clean too little).
   const behind = [...last].filter(([table, peak]) => {
-    const rising = peaks.every((window, index) =>
-      index === 0 || (window.get(table)?.dead ?? 0) > (peaks[index - 1].get(table)?.dead ?? 0)
-    );
-    return peak.dead > peak.threshold && (peak.runs === 0 || (rising && peaks.length > 1));
+    const rising = peaks.length > 1 &&
+      peaks.every((window, index) =>
+        index === 0 || (window.get(table)?.dead ?? 0) > (peaks[index - 1].get(table)?.dead ?? 0)
+      );
+    return pastThresholdFor(r.samples.tables, table) > autovacuumGraceMs ||
+      (peak.dead > peak.threshold && peak.runs > 0 && rising);
   });
   return {
-    goal:
-      "autovacuum keeping up: each hot table past its autovacuum threshold in the last window was autovacuumed in it, and its dead tuples' peaks did not rise window after window",
+    goal: `autovacuum keeping up: no hot table past its autovacuum threshold for over ${
+      minutes(autovacuumGraceMs)
+    } without a run, nor autovacuumed with dead tuples' peaks rising window after window`,
     figure: behind.length
       ? behind.map(([table, peak]) =>
         `${table}: ${count(peak.dead)} dead (threshold ${count(peak.threshold)}, ${peak.runs} runs in the last window)`
