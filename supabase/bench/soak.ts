@@ -225,7 +225,7 @@ export async function soakBench(args: string[]): Promise<void> {
       'supabase',
       'bench',
       'reports',
-      `soak-scale-${s.scale}-${new Date().toISOString().replace(/[:.]/g, '-')}.md`,
+      `soak-${s.minutes}min-scale-${s.scale}-${new Date().toISOString().replace(/[:.]/g, '-')}.md`,
     );
     await Deno.writeTextFile(file, text);
     info(`wrote ${file}`);
