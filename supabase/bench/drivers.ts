@@ -7,12 +7,15 @@ import type { Identity } from './identity.ts';
 
 export interface Driver {
   username: string;
+  email: string;
   id: string;
   accessToken: string;
+  /** The session's refresh token (the soak refreshes and signs in again as an app does). */
+  refreshToken: string;
   identity: Identity;
 }
 
-const password = 'bench driver password';
+export const driverPassword = 'bench driver password';
 
 async function signUp(stack: Stack, username: string, email: string): Promise<void> {
   const response = await fetch(`${stack.urls.auth}/admin/users`, {
@@ -22,7 +25,12 @@ async function signUp(stack: Stack, username: string, email: string): Promise<vo
       Authorization: `Bearer ${stack.keys.serviceRoleKey}`,
       'Content-Type': 'application/json',
     },
-    body: JSON.stringify({ email, password, email_confirm: true, user_metadata: { username, time_zone: 'UTC' } }),
+    body: JSON.stringify({
+      email,
+      password: driverPassword,
+      email_confirm: true,
+      user_metadata: { username, time_zone: 'UTC' },
+    }),
   });
   const body = await response.json();
   if (!response.ok && body.error_code !== 'email_exists') {
@@ -34,20 +42,38 @@ async function signIn(stack: Stack, username: string, email: string): Promise<Dr
   const response = await fetch(`${stack.urls.auth}/token?grant_type=password`, {
     method: 'POST',
     headers: { apikey: stack.keys.anonKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password: driverPassword }),
   });
   const body = await response.json();
   if (!response.ok) throw new Error(`sign-in of ${username}: ${JSON.stringify(body)}`);
   const claims = decodeJwt(body.access_token) as Record<string, unknown>;
-  return { username, id: body.user.id, accessToken: body.access_token, identity: { role: 'authenticated', claims } };
+  return {
+    username,
+    email,
+    id: body.user.id,
+    accessToken: body.access_token,
+    refreshToken: body.refresh_token,
+    identity: { role: 'authenticated', claims },
+  };
 }
 
 /** `count` drivers, driver01 first: it is also the reader the read endpoints run as. */
-export function signUpDrivers(stack: Stack, count: number): Promise<Driver[]> {
+export function signUpDrivers(stack: Stack, count: number, prefix = 'driver'): Promise<Driver[]> {
+  const digits = Math.max(2, String(count).length);
   return Promise.all(Array.from({ length: count }, async (_, i) => {
-    const username = `driver${String(i + 1).padStart(2, '0')}`;
+    const username = `${prefix}${String(i + 1).padStart(digits, '0')}`;
     const email = `${username}@bench.daykeeper.test`;
     await signUp(stack, username, email);
     return signIn(stack, username, email);
   }));
+}
+
+/** Ends every session of the driver's account (each run signs in again: its sessions would pile up). */
+export async function signOutEverywhere(stack: Stack, driver: Driver): Promise<void> {
+  const response = await fetch(`${stack.urls.auth}/logout?scope=global`, {
+    method: 'POST',
+    headers: { apikey: stack.keys.anonKey, Authorization: `Bearer ${driver.accessToken}` },
+  });
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`sign-out of ${driver.username}: ${response.status}`);
 }

@@ -6,10 +6,9 @@
 // queries as anon and as a signed-in user. Figures, not pass or fail.
 //   --keep       reuse the seeded bench database of an earlier run (no reseeding)
 //   --seed-only  seed, then stop (measure later with --keep)
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { profile, readConfig, repoRoot } from '../stack/config.ts';
+import { profile, readConfig } from '../stack/config.ts';
 import { info, step, warn } from '../stack/log.ts';
 import { pgBinDir, queryValue, roleUrl } from '../stack/postgres.ts';
 import { postgrestVersion } from '../stack/postgrest.ts';
@@ -28,7 +27,10 @@ import { measureFacadeCost } from './facade-cost.ts';
 import { measureGrowth } from './growth.ts';
 import { explainNested } from './plans.ts';
 import { type RestCase, restCases } from './rest.ts';
-import { seed, type SeedStep } from './seed.ts';
+import { seed } from './seed.ts';
+import { benchDirName, readSeedRecord, type SeedRecord, seedRecordFile } from './kept.ts';
+import { raiseLimits } from './limits.ts';
+import { startHeader } from './start-header.ts';
 import { seconds } from './stats.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
@@ -79,26 +81,19 @@ function settings(args: string[]): Settings {
   };
 }
 
-/** What the seeding run recorded, so a --keep run knows its scale and can print its seed times. */
-interface SeedRecord {
-  scale: number;
-  at: string;
-  steps: SeedStep[];
-}
-
 async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string): Promise<SeedRecord> {
-  const recordFile = join(dir, 'seed.json');
+  const recordFile = seedRecordFile(dir);
   const seeded = await queryValue(
     stack.superuserUrl,
     `select exists (select 1 from public.profiles where username = 'celebrity')`,
   ) === 't';
-  if (s.keep && seeded && existsSync(recordFile)) {
-    const record: SeedRecord = JSON.parse(await Deno.readTextFile(recordFile));
-    info(`--keep: reusing the database seeded at scale ${record.scale} on ${record.at}`);
-    if (Deno.env.get('BENCH_SCALE') && record.scale !== s.scale) {
-      warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${record.scale}`);
+  const kept = await readSeedRecord(dir);
+  if (s.keep && seeded && kept) {
+    info(`--keep: reusing the database seeded at scale ${kept.scale} on ${kept.at}`);
+    if (Deno.env.get('BENCH_SCALE') && kept.scale !== s.scale) {
+      warn(`BENCH_SCALE=${s.scale} is ignored: the kept database is at scale ${kept.scale}`);
     }
-    return record;
+    return kept;
   }
   if (seeded) throw new Error(`the kept bench database was not seeded to the end: run without --keep to start afresh`);
   if (s.keep) info('--keep: no seeded bench database yet, seeding one');
@@ -124,26 +119,6 @@ async function timeRecount(root: postgres.Sql, capSeconds: number): Promise<stri
     if ((error as { code?: string }).code === '57014') return `> ${capSeconds} s (cut off by BENCH_RECOUNT_CAP)`;
     throw error;
   }
-}
-
-/**
- * Raises every write limit and request limit out of reach (the loads write as a few accounts, from one address);
- * answers how to put them back as they were.
- */
-async function raiseLimits(root: postgres.Sql): Promise<() => Promise<void>> {
-  const limits = await root`select family, max_writes, max_writes_new_account from private.write_limits`;
-  const requests = await root`select scope, max_requests from private.request_limits`;
-  await root`update private.write_limits set max_writes = 2000000000, max_writes_new_account = 2000000000`;
-  await root`update private.request_limits set max_requests = 2000000000`;
-  return async () => {
-    for (const l of limits) {
-      await root`update private.write_limits set max_writes = ${l.max_writes}, max_writes_new_account = ${l.max_writes_new_account}
-        where family = ${l.family}`;
-    }
-    for (const l of requests) {
-      await root`update private.request_limits set max_requests = ${l.max_requests} where scope = ${l.scope}`;
-    }
-  };
 }
 
 /** One request through the gateway before the load: warms the path up and says when it does not answer 2xx. */
@@ -327,24 +302,6 @@ async function measureFloors(
   return { rows, sameJson };
 }
 
-/** Taken as the run starts: the date, the load average and the commit are those of the start. */
-async function startHeader(): Promise<string[]> {
-  const git = (...args: string[]) =>
-    new Deno.Command('git', { args, cwd: repoRoot, stdout: 'piped', stderr: 'null' }).output().then((o) =>
-      new TextDecoder().decode(o.stdout).trim()
-    );
-  const dirty = (await git('status', '--porcelain')) ? ' (with uncommitted changes)' : '';
-  const memory = Deno.systemMemoryInfo();
-  return [
-    `started: ${new Date().toISOString()}`,
-    `machine: ${navigator.hardwareConcurrency} cores (nproc), ${(memory.total / 2 ** 30).toFixed(1)} GiB memory, ` +
-    `load average at start ${
-      Deno.loadavg().map((n) => n.toFixed(2)).join(' ')
-    } (other processes share the cores: figures are noisy)`,
-    `git: ${await git('rev-parse', '--short', 'HEAD')} on ${await git('rev-parse', '--abbrev-ref', 'HEAD')}${dirty}`,
-  ];
-}
-
 async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir: string): Promise<string[]> {
   const postgresInfo = await queryValue(
     stack.superuserUrl,
@@ -363,11 +320,10 @@ async function runHeader(s: Settings, record: SeedRecord, stack: Stack, dataDir:
 export async function scaleBench(args: string[]): Promise<void> {
   const s = settings(args);
   const started = await startHeader();
-  // Each scale keeps its own seeded database, so 1 M and 10 M can be measured in turns without seeding again.
   const bench = profile('bench', readConfig(), {
     keep: s.keep,
     replica: s.replica,
-    dirName: s.scale === 1 ? 'bench' : `bench-scale-${s.scale}`,
+    dirName: benchDirName(s.scale),
   });
   const stack = await up(bench);
   if (stack.authUnavailable) {

@@ -1,0 +1,146 @@
+// What the soak samples while the load runs: every second the replica's lag and the pooler's waiting clients
+// (both change within seconds), every ten seconds the function's memory and the hot tables' dead tuples and
+// autovacuum runs (they change over minutes).
+import postgres from 'postgres';
+
+/** The tables every operation of the mix writes, directly or through triggers (counters, notifications, limits). */
+export const hotTables = [
+  'public.posts',
+  'public.profiles',
+  'public.post_likes',
+  'public.comments',
+  'public.follows',
+  'public.notifications',
+  'private.feed_sources',
+  'private.write_counts',
+  'private.write_marks',
+  'private.request_counts',
+  'auth.sessions',
+  'auth.refresh_tokens',
+];
+
+export interface LagSample {
+  at: number;
+  /** pg_stat_replication.replay_lag on the primary, in ms (0 when the replica has replayed everything). */
+  ms: number;
+  /** WAL written and not yet replayed. */
+  bytes: number;
+}
+
+export interface PoolerSample {
+  at: number;
+  /** Clients waiting for a server connection, over every pool. */
+  waiting: number;
+  /** How long the oldest of them has waited, in ms (the largest pool's). */
+  maxWaitMs: number;
+}
+
+export interface MemorySample {
+  at: number;
+  pid: number;
+  rssMiB: number;
+}
+
+export interface TableSample {
+  at: number;
+  table: string;
+  live: number;
+  dead: number;
+  autovacuums: number;
+  lastAutovacuum: string | null;
+  /** Dead tuples at which autovacuum takes the table (its threshold plus scale factor times its rows). */
+  threshold: number;
+}
+
+export interface Samples {
+  lag: LagSample[];
+  pooler: PoolerSample[];
+  memory: MemorySample[];
+  tables: TableSample[];
+}
+
+export interface SampleSources {
+  primaryUrl: string;
+  poolerUrl: string;
+  /** The function's current process (the supervisor's: a restarted one has a new pid). */
+  functionPid: () => number | undefined;
+}
+
+function rssMiB(pid: number): number | undefined {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status);
+    return kb ? Number(kb[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The setting of a table's own (reloptions) or the server's. */
+const tableSetting = (name: string) =>
+  `coalesce((select option_value::float8 from pg_options_to_table(c.reloptions) where option_name = '${name}'),
+    current_setting('${name}')::float8)`;
+
+/** Samples until `until` resolves; answers what it saw, with times in ms since `startedAt` (performance.now()). */
+export async function sample(sources: SampleSources, startedAt: number, until: Promise<unknown>): Promise<Samples> {
+  const primary = postgres(sources.primaryUrl, { max: 1, onnotice: () => {} });
+  const admin = new URL(sources.poolerUrl);
+  admin.pathname = '/pgbouncer';
+  const pgbouncer = postgres(admin.toString(), { max: 1, prepare: false, fetch_types: false });
+  const samples: Samples = { lag: [], pooler: [], memory: [], tables: [] };
+  let running = true;
+  const stop = () => (running = false);
+  until.then(stop, stop);
+  const at = () => performance.now() - startedAt;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const everySecond = async () => {
+    while (running) {
+      const [lag] = await primary`
+        select coalesce(extract(epoch from replay_lag) * 1000, 0)::float8 as ms,
+          pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::float8 as bytes
+        from pg_stat_replication where application_name = 'walreceiver'`;
+      if (lag) samples.lag.push({ at: at(), ms: lag.ms, bytes: lag.bytes });
+      const pools = (await pgbouncer.unsafe('show pools')).filter((pool) => pool.database !== 'pgbouncer');
+      samples.pooler.push({
+        at: at(),
+        waiting: pools.reduce((sum, pool) => sum + Number(pool.cl_waiting), 0),
+        maxWaitMs: Math.max(0, ...pools.map((pool) => Number(pool.maxwait) * 1000 + Number(pool.maxwait_us) / 1000)),
+      });
+      await sleep(1000);
+    }
+  };
+  const everyTenSeconds = async () => {
+    while (running) {
+      const pid = sources.functionPid();
+      const rss = pid === undefined ? undefined : rssMiB(pid);
+      if (pid !== undefined && rss !== undefined) samples.memory.push({ at: at(), pid, rssMiB: rss });
+      const rows = await primary`
+        select s.schemaname || '.' || s.relname as table, s.n_live_tup::float8 as live, s.n_dead_tup::float8 as dead,
+          s.autovacuum_count::int as autovacuums, s.last_autovacuum::text as last_autovacuum,
+          ${primary.unsafe(tableSetting('autovacuum_vacuum_threshold'))}
+            + ${primary.unsafe(tableSetting('autovacuum_vacuum_scale_factor'))} * greatest(c.reltuples, 0)
+            as threshold
+        from pg_stat_all_tables s join pg_class c on c.oid = s.relid
+        where s.schemaname || '.' || s.relname = any(${hotTables})`;
+      const now = at();
+      for (const row of rows) {
+        samples.tables.push({
+          at: now,
+          table: row.table,
+          live: row.live,
+          dead: row.dead,
+          autovacuums: row.autovacuums,
+          lastAutovacuum: row.last_autovacuum,
+          threshold: Math.round(row.threshold),
+        });
+      }
+      await sleep(10_000);
+    }
+  };
+  try {
+    await Promise.all([everySecond(), everyTenSeconds()]);
+    return samples;
+  } finally {
+    await Promise.all([primary.end(), pgbouncer.end()]);
+  }
+}
