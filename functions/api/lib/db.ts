@@ -173,9 +173,12 @@ async function send(
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const results = await query as unknown as postgres.RowList<postgres.Row[]>[];
-    noteQuota(requestQuota, results);
-    return results[results.length - 1];
+    const answer = await query as unknown as postgres.RowList<postgres.Row[]> | postgres.RowList<postgres.Row[]>[];
+    noteQuota(requestQuota, answer);
+    // A text of several statements answers a list of rows for each; of one statement, its rows.
+    return Array.isArray(answer[0])
+      ? (answer as postgres.RowList<postgres.Row[]>[]).at(-1)!
+      : answer as postgres.RowList<postgres.Row[]>;
   } catch (error) {
     // postgres.js gives a statement the server session it is sent on (its state, null until then).
     throw !(query as { state?: unknown }).state && lostConnection(error) ? new NeverSent(error) : error;

@@ -53,8 +53,9 @@ export const flushIntervalMs = 250;
 
 /**
  * How near to its limit a key must be for every request to go to the database: 5% of the limit, at least 10.
- * It covers what other instances admit in about two flush intervals (75 of the account limit's 1,500 per five
- * minutes: 300 requests a second through other instances), and a small limit keeps a few requests of room.
+ * It covers what other instances admit before this one learns it, about two flush intervals (75 of the account
+ * limit's 1,500 per five minutes: 150 requests a second through other instances), and a small limit keeps a few
+ * requests of room.
  */
 export function margin(limit: number): number {
   return Math.max(10, Math.ceil(limit * 0.05));
@@ -123,8 +124,8 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
     flushing = write(counts).then(
       (states) => {
         const answeredAt = Date.now();
+        for (const [, entry] of sent) entry.sending = 0;
         for (const [key, entry] of sent) {
-          entry.sending = 0;
           const state = states.find((s) => s.key === entry.state.key);
           if (state) keep(key, state, answeredAt);
         }
