@@ -51,41 +51,42 @@ comment on column private.request_counts.requests is 'Requests counted in the wi
 
 revoke all on private.request_limits, private.request_counts from anon, authenticated;
 
--- Whether an account is not limited by account: admins, and trusted accounts (moderation.trust_writer).
-create function private.request_limit_exempt(p_account uuid)
-returns boolean
+-- Of `p_accounts`, those not limited by account: admins, and trusted accounts (moderation.trust_writer). A set,
+-- so that a write of many keys asks once.
+create function private.request_limit_exempt(p_accounts uuid[])
+returns setof uuid
 language sql
 stable
 set search_path = ''
 as $$
-  select exists (select 1 from private.admins a where a.user_id = p_account)
-    or exists (select 1 from private.trusted_writers t where t.user_id = p_account)
+  select a.user_id from private.admins a where a.user_id = any (p_accounts)
+  union
+  select t.user_id from private.trusted_writers t where t.user_id = any (p_accounts)
 $$;
-revoke execute on function private.request_limit_exempt(uuid) from public;
-comment on function private.request_limit_exempt(uuid) is
-  'Whether an account is exempt from the request limit by account (an admin or a trusted writer).';
+revoke execute on function private.request_limit_exempt(uuid[]) from public;
+comment on function private.request_limit_exempt(uuid[]) is
+  'The accounts of a list exempt from the request limit by account (admins and trusted writers).';
 
--- A key's state as the facade keeps it between takes: {key, window_start, reset (seconds to the window's end)}
--- and what is left of the limit, {limit, remaining}, once `p_requests` are counted; none counted: exempt.
-create function private.request_key_state(
-  p_key text,
-  p_limit private.request_limits,
-  p_start timestamptz,
-  p_requests integer
-)
+-- Keys' states as the facade keeps them between takes, for `p_keys` [{key, window_start, requests}]: each
+-- {key, window_start, reset (seconds to the window's end)} and what is left of its limit once `requests` are
+-- counted, {limit, remaining}; requests null: {exempt: true}. A key whose scope has no limit is left out. A set
+-- (and jsonb, which plpgsql and a write of many keys both pass), so that a write of many keys calls it once.
+create function private.request_key_states(p_keys jsonb)
 returns jsonb
 language sql
 stable
 set search_path = ''
 as $$
-  select jsonb_build_object('key', p_key, 'window_start', p_start,
-    'reset', greatest(1, ceil(extract(epoch from p_start + p_limit.window_length - now()))::integer))
-    || case when p_requests is null then jsonb_build_object('exempt', true)
-      else jsonb_build_object('limit', p_limit.max_requests, 'remaining', greatest(0, p_limit.max_requests - p_requests)) end
+  select coalesce(jsonb_agg(jsonb_build_object('key', k.key, 'window_start', k.window_start,
+      'reset', greatest(1, ceil(extract(epoch from k.window_start + l.window_length - now()))::integer))
+    || case when k.requests is null then jsonb_build_object('exempt', true)
+      else jsonb_build_object('limit', l.max_requests, 'remaining', greatest(0, l.max_requests - k.requests)) end), '[]')
+  from jsonb_to_recordset(p_keys) as k(key text, window_start timestamptz, requests integer)
+    join private.request_limits l on l.scope = split_part(k.key, ':', 1)
 $$;
-revoke execute on function private.request_key_state(text, private.request_limits, timestamptz, integer) from public;
-comment on function private.request_key_state(text, private.request_limits, timestamptz, integer) is
-  'A request limit key''s window and what is left of its limit after p_requests (none: exempt), as the facade keeps it.';
+revoke execute on function private.request_key_states(jsonb) from public;
+comment on function private.request_key_states(jsonb) is
+  'Request limit keys'' windows and what is left of their limits after their counts (none: exempt), as the facade keeps them.';
 
 -- Counts one request of `p_key` under the limit of `p_scope`: answers the key's state, or raises 429
 -- too_many_requests with its quota {limit, remaining, reset} (private.fail). A key whose window is new clears
@@ -111,7 +112,8 @@ begin
   insert into private.request_counts as r (key, window_start, requests) values (p_key, v_start, 1)
   on conflict (key, window_start) do update set requests = r.requests + 1
   returning r.requests into v_requests;
-  v_state := private.request_key_state(p_key, v_limit, v_start, v_requests);
+  v_state := private.request_key_states(
+    jsonb_build_array(jsonb_build_object('key', p_key, 'window_start', v_start, 'requests', v_requests))) -> 0;
   if v_requests > v_limit.max_requests then
     perform private.fail(429, 'too_many_requests', format('Too many requests: at most %s per %s from one %s; try again in %s',
       v_limit.max_requests, private.describe_interval(v_limit.window_length), p_scope,
@@ -145,8 +147,9 @@ declare
   v_account jsonb;
   v_address jsonb;
 begin
-  if p_account is not null and private.request_limit_exempt(p_account) then
-    select private.request_key_state('account:' || p_account::text, l, private.write_window_start(l.window_length), null)
+  if exists (select 1 from private.request_limit_exempt(array[p_account])) then
+    select private.request_key_states(jsonb_build_array(jsonb_build_object('key', 'account:' || p_account::text,
+      'window_start', private.write_window_start(l.window_length)))) -> 0
     into v_account
     from private.request_limits l where l.scope = 'account';
   elsif p_account is not null then
@@ -169,7 +172,9 @@ comment on function private.take_request_quota(uuid, inet) is
 -- ended are dropped (they limit nothing any more); exempt accounts are not counted. Answers the state of each
 -- key counted (or exempt) in the current window, with what every instance counted, for the facade to keep.
 -- Never refuses: these requests were admitted. Keys are upserted in their order, as the synchronous take
--- locks account before address, so two instances' writes do not deadlock. Only the facade's login role may call it.
+-- locks account before address, so two instances' writes do not deadlock. Set-based, the helpers called once
+-- a write, not once a key (a function with its own search_path is never inlined: a call per row costs more
+-- than the row). Only the facade's login role may call it.
 create function private.add_request_counts(p_counts jsonb)
 returns jsonb
 language sql
@@ -183,22 +188,31 @@ as $$
     where c.requests > 0
     group by c.key, c.window_start
   ),
-  current_window as (
-    select s.key, s.window_start, s.requests, l as request_limit,
-      case when l.scope = 'account' then private.request_limit_exempt(substr(s.key, 9)::uuid) else false end as exempt
+  current_windows as materialized (
+    select l.scope, private.write_window_start(l.window_length) as window_start from private.request_limits l
+  ),
+  current_counts as materialized (
+    select s.key, s.window_start, s.requests
     from sent s
-      join private.request_limits l on l.scope = split_part(s.key, ':', 1)
-    where s.window_start = private.write_window_start(l.window_length)
+      join current_windows w on w.scope = split_part(s.key, ':', 1) and w.window_start = s.window_start
+  ),
+  exempt as materialized (
+    select 'account:' || e.id::text as key
+    from private.request_limit_exempt(array(
+      select substr(c.key, 9)::uuid from current_counts c where c.key like 'account:%')) as e(id)
   ),
   counted as (
     insert into private.request_counts as r (key, window_start, requests)
-    select w.key, w.window_start, w.requests from current_window w where not w.exempt order by w.key
+    select c.key, c.window_start, c.requests from current_counts c
+    where c.key not in (select e.key from exempt e)
+    order by c.key
     on conflict (key, window_start) do update set requests = r.requests + excluded.requests
     returning r.key, r.requests
   )
-  select coalesce(jsonb_agg(private.request_key_state(w.key, w.request_limit, w.window_start, c.requests)), '[]')
-  from current_window w
-    left join counted c on c.key = w.key
+  select private.request_key_states(coalesce(
+    jsonb_agg(jsonb_build_object('key', c.key, 'window_start', c.window_start, 'requests', n.requests)), '[]'))
+  from current_counts c
+    left join counted n on n.key = c.key
 $$;
 revoke execute on function private.add_request_counts(jsonb) from public;
 grant execute on function private.add_request_counts(jsonb) to authenticator;

@@ -17,22 +17,31 @@ CREATE OR REPLACE FUNCTION private.add_request_counts (
     where c.requests > 0
     group by c.key, c.window_start
   ),
-  current_window as (
-    select s.key, s.window_start, s.requests, l as request_limit,
-      case when l.scope = 'account' then private.request_limit_exempt(substr(s.key, 9)::uuid) else false end as exempt
+  current_windows as materialized (
+    select l.scope, private.write_window_start(l.window_length) as window_start from private.request_limits l
+  ),
+  current_counts as materialized (
+    select s.key, s.window_start, s.requests
     from sent s
-      join private.request_limits l on l.scope = split_part(s.key, ':', 1)
-    where s.window_start = private.write_window_start(l.window_length)
+      join current_windows w on w.scope = split_part(s.key, ':', 1) and w.window_start = s.window_start
+  ),
+  exempt as materialized (
+    select 'account:' || e.id::text as key
+    from private.request_limit_exempt(array(
+      select substr(c.key, 9)::uuid from current_counts c where c.key like 'account:%')) as e(id)
   ),
   counted as (
     insert into private.request_counts as r (key, window_start, requests)
-    select w.key, w.window_start, w.requests from current_window w where not w.exempt order by w.key
+    select c.key, c.window_start, c.requests from current_counts c
+    where c.key not in (select e.key from exempt e)
+    order by c.key
     on conflict (key, window_start) do update set requests = r.requests + excluded.requests
     returning r.key, r.requests
   )
-  select coalesce(jsonb_agg(private.request_key_state(w.key, w.request_limit, w.window_start, c.requests)), '[]')
-  from current_window w
-    left join counted c on c.key = w.key
+  select private.request_key_states(coalesce(
+    jsonb_agg(jsonb_build_object('key', c.key, 'window_start', c.window_start, 'requests', n.requests)), '[]'))
+  from current_counts c
+    left join counted n on n.key = c.key
 $function$;
 
 CREATE OR REPLACE FUNCTION private.count_request (
@@ -58,7 +67,8 @@ begin
   insert into private.request_counts as r (key, window_start, requests) values (p_key, v_start, 1)
   on conflict (key, window_start) do update set requests = r.requests + 1
   returning r.requests into v_requests;
-  v_state := private.request_key_state(p_key, v_limit, v_start, v_requests);
+  v_state := private.request_key_states(
+    jsonb_build_array(jsonb_build_object('key', p_key, 'window_start', v_start, 'requests', v_requests))) -> 0;
   if v_requests > v_limit.max_requests then
     perform private.fail(429, 'too_many_requests', format('Too many requests: at most %s per %s from one %s; try again in %s',
       v_limit.max_requests, private.describe_interval(v_limit.window_length), p_scope,
@@ -73,33 +83,33 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION private.request_key_state (
-  p_key      text,
-  p_limit    private.request_limits,
-  p_start    timestamp with time zone,
-  p_requests integer
+CREATE OR REPLACE FUNCTION private.request_key_states (
+  p_keys jsonb
 )
   RETURNS jsonb
   LANGUAGE sql
   STABLE
   SET search_path TO ''
   AS $function$
-  select jsonb_build_object('key', p_key, 'window_start', p_start,
-    'reset', greatest(1, ceil(extract(epoch from p_start + p_limit.window_length - now()))::integer))
-    || case when p_requests is null then jsonb_build_object('exempt', true)
-      else jsonb_build_object('limit', p_limit.max_requests, 'remaining', greatest(0, p_limit.max_requests - p_requests)) end
+  select coalesce(jsonb_agg(jsonb_build_object('key', k.key, 'window_start', k.window_start,
+      'reset', greatest(1, ceil(extract(epoch from k.window_start + l.window_length - now()))::integer))
+    || case when k.requests is null then jsonb_build_object('exempt', true)
+      else jsonb_build_object('limit', l.max_requests, 'remaining', greatest(0, l.max_requests - k.requests)) end), '[]')
+  from jsonb_to_recordset(p_keys) as k(key text, window_start timestamptz, requests integer)
+    join private.request_limits l on l.scope = split_part(k.key, ':', 1)
 $function$;
 
 CREATE OR REPLACE FUNCTION private.request_limit_exempt (
-  p_account uuid
+  p_accounts uuid[]
 )
-  RETURNS boolean
+  RETURNS SETOF uuid
   LANGUAGE sql
   STABLE
   SET search_path TO ''
   AS $function$
-  select exists (select 1 from private.admins a where a.user_id = p_account)
-    or exists (select 1 from private.trusted_writers t where t.user_id = p_account)
+  select a.user_id from private.admins a where a.user_id = any (p_accounts)
+  union
+  select t.user_id from private.trusted_writers t where t.user_id = any (p_accounts)
 $function$;
 
 CREATE OR REPLACE FUNCTION private.take_request_quota (
@@ -115,8 +125,9 @@ declare
   v_account jsonb;
   v_address jsonb;
 begin
-  if p_account is not null and private.request_limit_exempt(p_account) then
-    select private.request_key_state('account:' || p_account::text, l, private.write_window_start(l.window_length), null)
+  if exists (select 1 from private.request_limit_exempt(array[p_account])) then
+    select private.request_key_states(jsonb_build_array(jsonb_build_object('key', 'account:' || p_account::text,
+      'window_start', private.write_window_start(l.window_length)))) -> 0
     into v_account
     from private.request_limits l where l.scope = 'account';
   elsif p_account is not null then
@@ -131,9 +142,9 @@ $function$;
 
 COMMENT ON FUNCTION "private"."add_request_counts"(jsonb) IS 'Adds the requests a facade instance admitted itself to their counts, and answers each key''s state (the facade calls it).';
 
-COMMENT ON FUNCTION "private"."request_key_state"(text, private.request_limits, timestamp with time zone, integer) IS 'A request limit key''s window and what is left of its limit after p_requests (none: exempt), as the facade keeps it.';
+COMMENT ON FUNCTION "private"."request_key_states"(jsonb) IS 'Request limit keys'' windows and what is left of their limits after their counts (none: exempt), as the facade keeps them.';
 
-COMMENT ON FUNCTION "private"."request_limit_exempt"(uuid) IS 'Whether an account is exempt from the request limit by account (an admin or a trusted writer).';
+COMMENT ON FUNCTION "private"."request_limit_exempt"(uuid[]) IS 'The accounts of a list exempt from the request limit by account (admins and trusted writers).';
 
 REVOKE ALL ON FUNCTION "private"."add_request_counts"(jsonb) FROM PUBLIC;
 
@@ -143,14 +154,14 @@ REVOKE ALL ON FUNCTION "private"."add_request_counts"(jsonb) FROM "postgres";
 
 GRANT EXECUTE ON FUNCTION "private"."add_request_counts"(jsonb) TO "postgres";
 
-REVOKE ALL ON FUNCTION "private"."request_key_state"(text, private.request_limits, timestamp WITH time zone, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION "private"."request_key_states"(jsonb) FROM PUBLIC;
 
-REVOKE ALL ON FUNCTION "private"."request_key_state"(text, private.request_limits, timestamp WITH time zone, integer) FROM "postgres";
+REVOKE ALL ON FUNCTION "private"."request_key_states"(jsonb) FROM "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."request_key_state"(text, private.request_limits, timestamp WITH time zone, integer) TO "postgres";
+GRANT EXECUTE ON FUNCTION "private"."request_key_states"(jsonb) TO "postgres";
 
-REVOKE ALL ON FUNCTION "private"."request_limit_exempt"(uuid) FROM PUBLIC;
+REVOKE ALL ON FUNCTION "private"."request_limit_exempt"(uuid[]) FROM PUBLIC;
 
-REVOKE ALL ON FUNCTION "private"."request_limit_exempt"(uuid) FROM "postgres";
+REVOKE ALL ON FUNCTION "private"."request_limit_exempt"(uuid[]) FROM "postgres";
 
-GRANT EXECUTE ON FUNCTION "private"."request_limit_exempt"(uuid) TO "postgres";
+GRANT EXECUTE ON FUNCTION "private"."request_limit_exempt"(uuid[]) TO "postgres";
