@@ -3,6 +3,9 @@
 
 SET local check_function_bodies = off;
 
+ALTER TABLE "private"."request_counts"
+  SET (fillfactor=50);
+
 CREATE OR REPLACE FUNCTION private.add_request_counts (
   p_counts jsonb
 )
