@@ -18,6 +18,7 @@ import { info, step } from '../stack/log.ts';
 import { queryValue } from '../stack/postgres.ts';
 import { facadeEnv, seed, up } from '../stack/stack.ts';
 import { median, ms } from './stats.ts';
+import { checkOut, type Version } from './versions.ts';
 
 /**
  * The cold-start changes, each measured against the one before: main before them, then each commit of the
@@ -35,13 +36,6 @@ const defaultVersions = [
   'the working tree=.',
 ].join(',');
 
-interface Version {
-  label: string;
-  revision: string;
-  /** Its functions/api folder. */
-  dir: string;
-}
-
 interface Breakdown {
   /** From the spawn to the probe's first line: the runtime's own start. */
   runtime: number;
@@ -57,33 +51,6 @@ interface Breakdown {
 }
 
 const targets = ['/health', '/post/:id'] as const;
-
-/** Each version's functions/api, checked out of git into `scratch` (the working tree's is used as it is). */
-async function checkOut(spec: string, scratch: string): Promise<Version[]> {
-  const versions: Version[] = [];
-  for (const [index, entry] of spec.split(',').entries()) {
-    const [label, revision] = entry.split('=');
-    if (!label || !revision) throw new Error(`BENCH_COLD_VERSIONS: "${entry}" is not label=revision`);
-    if (revision === '.') {
-      versions.push({ label, revision, dir: join(repoRoot, 'functions', 'api') });
-      continue;
-    }
-    const root = join(scratch, String(index));
-    Deno.mkdirSync(root);
-    const archive = new Deno.Command('git', {
-      args: ['archive', revision, 'functions/api'],
-      cwd: repoRoot,
-      stdout: 'piped',
-    }).spawn();
-    const untar = new Deno.Command('tar', { args: ['-x', '-C', root], stdin: 'piped' }).spawn();
-    await archive.stdout.pipeTo(untar.stdin);
-    if (!(await archive.status).success || !(await untar.status).success) {
-      throw new Error(`cannot check out ${revision}`);
-    }
-    versions.push({ label, revision, dir: join(root, 'functions', 'api') });
-  }
-  return versions;
-}
 
 /**
  * The CPU time in ms all threads of process `pid` have run (Linux's schedstat, in ns): what a start costs the

@@ -47,6 +47,14 @@ function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq + steal) / ticksPerSecond;
 }
 
+/** CPU seconds so far of the stack's process `name` (as the supervisor names it) and every process below it. */
+export function cpuSecondsOf(name: string): number {
+  const pid = pidOf(name);
+  if (!pid) throw new Error(`the stack runs no ${name}`);
+  const table = processTable();
+  return family(table, pid).reduce((sum, p) => sum + table.get(p)![1], 0);
+}
+
 /** Each part's processes (as of now) with their CPU seconds so far, and the machine's. */
 function snapshot(): { parts: Map<Part, Map<number, number>>; machine: number } {
   const table = processTable();

@@ -1,12 +1,17 @@
 -- Reads on a streaming replica, with read-your-writes across every facade instance (docs/PRODUCT.md, "Reads
 -- and replicas"). Each write request of a signed-in caller counts one more write in private.write_marks, in
 -- the transaction of the write, on the primary: the facade's, and PostgREST's (its pre-request hook,
--- private.check_request in 27_sessions.sql), so a write through supabase-js counts too. A read request asks the primary for the caller's count (with the
--- session check, which never reads a replica), then runs on a replica only once that replica has replayed as
--- many of the caller's writes and holds the caller's session: the commit that raised the count is then
--- replayed, and so is everything the caller committed before it. Otherwise private.replica_ready raises
--- SQLSTATE DKLAG and the facade reads from the primary. (How far behind a replica may be at most is the
--- facade's to measure: functions/api/lib/replica-lag.ts.)
+-- private.check_request in 27_sessions.sql), so a write through supabase-js counts too. A replica serves a
+-- signed-in caller's read only once it holds the caller's session and has replayed as many of their writes as
+-- the facade asks for (private.replica_ready); otherwise it raises SQLSTATE DKLAG and the facade reads from the
+-- primary, whose session check refuses an ended session at once.
+--
+-- What a replica within the staleness bound may lack is what committed within the bound. So the primary tells
+-- every facade instance, on the channel `replica_reads`, each write counted ('wrote <user> <count>') and each
+-- session ended ('ended <user>': a sign-out, a ban, a deletion, a session cut short), as it commits; the facade
+-- keeps them for the bound (functions/api/lib/caller-events.ts) and asks the primary nothing per read. (How far
+-- behind a replica may be at most is the facade's to measure: functions/api/lib/replica-lag.ts.) Anyone who
+-- may LISTEN hears user ids and write counts: only the database's own login roles can, not API callers.
 
 create table private.write_marks (
   user_id uuid primary key references auth.users (id) on delete cascade,
@@ -24,15 +29,19 @@ volatile
 security definer
 set search_path = ''
 as $$
-  insert into private.write_marks as m (user_id, writes)
-  select auth.uid(), 1
-  where auth.uid() is not null
-  on conflict (user_id) do update set writes = m.writes + 1;
+  with counted as (
+    insert into private.write_marks as m (user_id, writes)
+    select auth.uid(), 1
+    where auth.uid() is not null
+    on conflict (user_id) do update set writes = m.writes + 1
+    returning m.user_id, m.writes
+  )
+  select pg_notify('replica_reads', format('wrote %s %s', c.user_id, c.writes)) from counted c;
 $$;
 revoke execute on function private.note_write() from public;
 grant execute on function private.note_write() to anon, authenticated, service_role;
 comment on function private.note_write() is
-  'Counts one more write by the caller, in the transaction of the write (the facade and PostgREST''s pre-request hook call it on every request that may write).';
+  'Counts one more write by the caller, in the transaction of the write, and tells the facade instances when it commits (the facade and PostgREST''s pre-request hook call it on every request that may write).';
 
 create function private.read_mark()
 returns bigint
@@ -71,3 +80,34 @@ revoke execute on function private.replica_ready(bigint) from public;
 grant execute on function private.replica_ready(bigint) to anon, authenticated, service_role;
 comment on function private.replica_ready(bigint) is
   'On a replica, for a signed-in caller (p_writes: their count of writes on the primary): raises DKLAG unless it holds their session and as many of their writes.';
+
+-- A session ends when Auth deletes it (sign-out, password reset, the account deleted) or cuts it short, and every
+-- session of an account when it is banned or marked deleted: what private.uid() reads.
+create function private.announce_session_end()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'users' then
+    perform pg_notify('replica_reads', 'ended ' || old.id);
+  else
+    perform pg_notify('replica_reads', 'ended ' || old.user_id);
+  end if;
+  return null;
+end;
+$$;
+revoke execute on function private.announce_session_end() from public;
+comment on function private.announce_session_end() is
+  'Trigger on auth.sessions and auth.users: tells the facade instances, when it commits, that an account''s session ended.';
+
+create trigger announce_session_end
+after delete or update of not_after on auth.sessions
+for each row execute function private.announce_session_end();
+
+create trigger announce_session_end
+after update of banned_until, deleted_at on auth.users
+for each row
+when (old.banned_until is distinct from new.banned_until or old.deleted_at is distinct from new.deleted_at)
+execute function private.announce_session_end();

@@ -7,6 +7,7 @@
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (supabase/bench/compare.ts)
 //   bench:sizes  the kept 1 M and 10 M bench databases served at once: each read at both (supabase/bench/sizes.ts)
 //   bench:cold  the test stack, then fresh function processes: each version's first answer (supabase/bench/cold.ts)
+//   bench:replica  the test stack, then each version's cost to the primary of a replica read (supabase/bench/replica-share.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
 //   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running
 //   error-codes  only the error code lists (no stack needed)
@@ -42,6 +43,7 @@ import { scaleBench } from '../bench/scale.ts';
 import { compareReports } from '../bench/compare.ts';
 import { sizesBench } from '../bench/sizes.ts';
 import { coldBench } from '../bench/cold.ts';
+import { replicaShareBench } from '../bench/replica-share.ts';
 import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from '../tools/generated.ts';
 
 function onStopSignal(handler: () => void): void {
@@ -328,6 +330,7 @@ try {
   else if (command === 'bench:compare') await compareReports(rest);
   else if (command === 'bench:sizes') Deno.exit(await inBenchStack(sizesBench));
   else if (command === 'bench:cold') Deno.exit(await inBenchStack(coldBench));
+  else if (command === 'bench:replica') Deno.exit(await inBenchStack(replicaShareBench));
   else if (command === 'reset') await reset();
   else if (command === 'types') await types();
   else if (command === 'docs:rpc') await rpcReference();
@@ -337,7 +340,7 @@ try {
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
   else {throw new Error(
-      `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
+      `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, bench:replica, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
     );}
 } catch (error) {
   warn((error as Error).message);

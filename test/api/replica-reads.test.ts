@@ -2,8 +2,9 @@
 // writes (made through the facade or supabase-js), others see them once the replica replays them, and a sign-out
 // or a ban is refused at once.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appWith } from '../helpers/app.ts';
+import { appWith, facadeDatabaseUrl, getFrom } from '../helpers/app.ts';
 import { asRoot } from '../helpers/db.ts';
+import postgres from 'postgres';
 import { api } from '../helpers/http.ts';
 import { registerAndConfirm, type Registered } from '../helpers/registration.ts';
 import { replica, replicaCaughtUp } from '../helpers/replica.ts';
@@ -169,3 +170,82 @@ describe.skipIf(!authIsRunning || !replica)('a facade without replicas, or with 
     for (let i = 0; i < 3; i++) expect((await app.request(`/api/post/${postId}`)).status).toBe(200);
   });
 });
+
+/** An in-process facade wired as the stack's: the pooler for requests, the primary itself to listen, the replica. */
+function replicatedApp() {
+  const replicaUrl = new URL(stack.replicaUrl);
+  replicaUrl.username = 'authenticator';
+  return appWith({ DB_POOLER_URL: facadeDatabaseUrl(), DB_REPLICA_URLS: replicaUrl.toString() });
+}
+
+/** Once an instance has listened for a whole staleness bound (and its margin), it trusts what it heard. */
+const settleMs = maxLagMs + 1_000 + 300;
+
+/**
+ * Runs `work` while the primary refuses the caller's look-up a replica read makes there when it cannot know
+ * better (private.read_mark as the caller); the replica's own check runs as the function's owner, unrefused.
+ */
+async function withoutPrimaryLookUp(work: () => Promise<void>): Promise<void> {
+  await asRoot`revoke execute on function private.read_mark() from authenticated`;
+  try {
+    await work();
+  } finally {
+    await asRoot`grant execute on function private.read_mark() to authenticated`;
+  }
+}
+
+describe.skipIf(!authIsRunning || !replica)(
+  'what the primary tells each instance (supabase/schemas/23_replica_reads.sql)',
+  () => {
+    afterEach(resumeReplay);
+
+    it('announces each counted write and each ended session on replica_reads, once committed', async () => {
+      const member = await registerAndConfirm('announced');
+      const heard: string[] = [];
+      const listener = postgres(stack.dbUrl, { max: 1, onnotice: () => {} });
+      try {
+        await listener.listen('replica_reads', (payload) => heard.push(payload));
+        const writes = await writesOf(member);
+        await createPost(member, 'counted and announced');
+        await asRoot.begin(async (tx) => {
+          await tx`update auth.users set banned_until = now() + interval '1 hour' where id = ${member.userId}`;
+          throw new Error('rolled back: nothing is announced');
+        }).catch(() => {});
+        await asRoot`delete from auth.sessions where user_id = ${member.userId}`;
+        await sleep(200);
+        expect(heard).toEqual([`wrote ${member.userId} ${writes + 1}`, `ended ${member.userId}`]);
+      } finally {
+        await listener.end();
+      }
+    });
+
+    it('a settled instance reads a signed-in caller on the replica without asking the primary; a new one asks', async () => {
+      const member = await registerAndConfirm('settled');
+      const token = member.session.access_token;
+      const settled = replicatedApp();
+      await getFrom(settled, `/${member.username}`, token);
+      await sleep(settleMs);
+      await replicaCaughtUp();
+      await withoutPrimaryLookUp(async () => {
+        expect((await getFrom(settled, `/${member.username}/posts`, token)).status).toBe(200);
+        expect((await getFrom(replicatedApp(), `/${member.username}/posts`, token)).status).not.toBe(200);
+      });
+    });
+
+    it('a settled instance hears a write and a sign-out: the writer reads their post, the ended session is refused', async () => {
+      const member = await registerAndConfirm('heard');
+      const token = member.session.access_token;
+      const settled = replicatedApp();
+      await getFrom(settled, `/${member.username}`, token);
+      await sleep(settleMs);
+      await pauseReplay();
+      await withoutPrimaryLookUp(async () => {
+        // Written through another instance (the stack's function): this one learns it from the primary.
+        const postId = await createPost(member, 'written through another instance');
+        expect((await getFrom(settled, `/post/${postId}`, token)).status).toBe(200);
+        expect((await api('POST', '/auth/logout', { token })).status).toBe(200);
+        expect((await getFrom(settled, `/${member.username}/posts`, token)).status).toBe(401);
+      });
+    });
+  },
+);

@@ -8,6 +8,7 @@
 // sent again on a connection that failed: postgres.js 3.4.9 throws outside any promise when it writes to a
 // socket that has closed (porsager/postgres#1208), which would end the process.
 import postgres from 'postgres';
+import { type CallerEvents, listenForCallerEvents } from './caller-events.ts';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
@@ -23,6 +24,8 @@ export interface Database extends Pool {
   roleSettings: RoleSettings;
   /** Where requests that only read may go instead (none: all go to the primary). */
   replicas: Replicas;
+  /** Sessions ended and writes counted of late, as the primary tells them (only with replicas). */
+  callerEvents?: CallerEvents;
 }
 
 /**
@@ -33,11 +36,21 @@ type RequestDb = { db: Database; request: RequestScope };
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
 const deadlineMs = 15_000;
-/** The primary at `url`, and the read replicas at `replicaUrls` (none: every request goes to the primary). */
-export function createDatabase(url: string, max: number, replicaUrls: string[] = [], maxLagMs = 0): Database {
-  const probe = postgres(url, { ...connectionOptions, max: 1 });
-  const replicas = createReplicas(probe, replicaUrls, max, maxLagMs);
-  return { ...openPool(url, max), probe, roleSettings: createRoleSettings(probe), replicas };
+/** Where the facade's databases are. */
+export interface DatabaseUrls {
+  /** The primary, as requests reach it (the transaction pooler, when there is one). */
+  primary: string;
+  /** The primary itself, for the connection that listens to it (LISTEN needs a session of its own). */
+  direct: string;
+  /** The read replicas (none: every request goes to the primary). */
+  replicas: string[];
+}
+
+export function createDatabase(urls: DatabaseUrls, max: number, maxLagMs = 0): Database {
+  const probe = postgres(urls.primary, { ...connectionOptions, max: 1 });
+  const replicas = createReplicas(probe, urls.replicas, max, maxLagMs);
+  const callerEvents = replicas.configured ? listenForCallerEvents(urls.direct, maxLagMs) : undefined;
+  return { ...openPool(urls.primary, max), probe, roleSettings: createRoleSettings(probe), replicas, callerEvents };
 }
 
 /**

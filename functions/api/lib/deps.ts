@@ -11,9 +11,8 @@ import { createTokenVerifier } from './tokens.ts';
 
 export function createDeps(env: Env): Deps {
   const db = createDatabase(
-    env.DB_POOLER_URL ?? env.SUPABASE_DB_URL,
+    { primary: env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, direct: env.SUPABASE_DB_URL, replicas: env.DB_REPLICA_URLS },
     env.DB_POOL_MAX,
-    env.DB_REPLICA_URLS,
     env.DB_REPLICA_MAX_LAG_MS,
   );
   return {

@@ -1,10 +1,12 @@
 // One statement as the caller, where it belongs. A request that only reads goes to a replica that has
 // replayed what the caller must see; every other request, and every read no replica can take, goes to the
 // primary. The rules (docs/PRODUCT.md, "Reads and replicas"):
-// - the session check never reads a replica, so a sign-out, ban or deletion is refused at once;
-// - a signed-in caller's count of writes is read on the primary, and the replica must have replayed as many
-//   (supabase/schemas/23_replica_reads.sql). The count lives in the database, not in this process, so it holds
-//   whichever instance served the write and whichever serves the read;
+// - the replica checks the caller's session and write count itself (supabase/schemas/23_replica_reads.sql);
+//   what it may not have replayed yet, the sessions that just ended and the writes just counted, the primary
+//   pushes to every instance (caller-events.ts), so a replica read asks the primary nothing. A caller whose
+//   session just ended is read on the primary, which refuses them at once;
+// - when this instance cannot know (it has not listened for a whole staleness bound), the caller's count of
+//   writes is read on the primary with the session check, as every instance would have to;
 // - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
 import type postgres from 'postgres';
 import type { RequestDeps } from './context.ts';
@@ -34,14 +36,14 @@ async function readOnReplica(
   caller: Caller,
   statement: SqlText,
 ): Promise<postgres.RowList<postgres.Row[]>> {
-  let writes: string | null = null;
+  let writes: number | string | null = null;
   if (caller.role === 'authenticated') {
-    const [row] = await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`);
-    writes = row.writes;
+    writes = deps.db.callerEvents?.writesToSee(caller.userId) ??
+      (await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`))[0].writes;
   }
   const preamble = await identity(deps.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;
-  // An anonymous read asks the primary nothing else: its quota is taken there alongside the read.
+  // The quota, when it must be taken on the primary, is taken there alongside the read.
   const { signal, quota } = deps.request;
   const take = takeQuota(quota, caller);
   const taken = take.text ? runOn(deps.db, signal, take.text, quota) : Promise.resolve();
