@@ -77,7 +77,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(async (c, next) => {
     const address = clientIp(c.req.header('x-forwarded-for'));
     // A GET only reads (the SQL functions it calls are stable): a replica may serve it.
-    const requestQuota: RequestQuota = { address, taken: false };
+    const requestQuota: RequestQuota = { address, counter: deps.requestCounter, taken: false };
     let writeQuota: Quota | undefined;
     c.set('deps', {
       ...deps,

@@ -3,7 +3,14 @@
 // counts into one number; past the limit, 429 too_many_requests with headers a browser can read. The suite runs
 // with the limits raised out of its reach (test/request-limits.setup.ts): each test here arranges its own count
 // so that the next request meets the limit, whatever the limit is.
+//
+// The facade counts per instance and flushes (functions/api/lib/request-counter.ts): a key's first request in a
+// window takes its quota in the database, and so does every request near the limit; the others are admitted by
+// the instance and written within a flush interval. A count arranged for a key the instance has not met is
+// therefore met at once; one arranged behind the back of an instance that knows the key is learned at its next
+// flush, and a count read right after requests the instance admitted is polled for.
 import { describe, expect, it } from 'vitest';
+import { flushIntervalMs } from '../../functions/api/lib/request-counter.ts';
 import { type Account, createAccount, createLoadWriter, makeAdmin } from '../helpers/accounts.ts';
 import { anon, as, asRoot, errorOf } from '../helpers/db.ts';
 import { api, apiFrom } from '../helpers/http.ts';
@@ -25,6 +32,19 @@ async function counted(key: string): Promise<number> {
     join private.request_limits l on l.scope = split_part(r.key, ':', 1)
     where r.key = ${key} and r.window_start = private.write_window_start(l.window_length)`;
   return row.n;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The count of `key` once the facade's flush has written it: polled until it is `expected` (within a second and
+ * a few intervals), then read again two flush intervals later, so that a count written twice would show.
+ */
+async function flushedCount(key: string, expected: number): Promise<number> {
+  const deadline = Date.now() + 1_000 + 4 * flushIntervalMs;
+  while (await counted(key) !== expected && Date.now() < deadline) await sleep(25);
+  await sleep(2 * flushIntervalMs);
+  return counted(key);
 }
 
 const profile = (account: Account) => api('GET', `/${account.username}`, { token: account.accessToken });
@@ -70,7 +90,41 @@ describe.skipIf(!authIsRunning)('request limits', () => {
       404,
     );
     expect((await api('POST', '/post/create', { token: reader.accessToken, json: { body: '' } })).status).toBe(400);
-    expect(await counted(key) - before).toBe(3);
+    // The first took its quota in the database; the facade admitted the next two itself and writes them within
+    // a flush interval.
+    expect(await flushedCount(key, before + 3)).toBe(before + 3);
+  });
+
+  it('reads the facade admits itself are written to the database within a flush, each once, and report what is left', async () => {
+    const reader = await createAccount('flushed');
+    const key = `account:${reader.id}`;
+    await leave(key, 1_000);
+    // The first read takes the quota in the database and tells the facade the account's state.
+    expect((await profile(reader)).headers.get('RateLimit-Remaining')).toBe('999');
+    const arranged = await counted(key);
+    const reads = [];
+    for (let i = 0; i < 5; i++) reads.push(await profile(reader));
+    expect(reads.map((read) => read.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(reads.map((read) => read.headers.get('RateLimit-Remaining'))).toEqual(['998', '997', '996', '995', '994']);
+    expect(await flushedCount(key, arranged + 5)).toBe(arranged + 5);
+  });
+
+  it('an account the facade believes far from its limit is refused exactly at the limit once its count is learned', async () => {
+    const reader = await createAccount('learned');
+    const key = `account:${reader.id}`;
+    expect((await profile(reader)).status).toBe(200);
+    // Another instance (here: the test) brings the account to 3 short of its limit behind this instance's back.
+    // The instance still believes it far: it admits the next read itself, and learns the count when it writes
+    // it (what several instances may pass a limit by: docs/PRODUCT.md, "Request limits").
+    await leave(key, 3);
+    const arranged = await counted(key);
+    expect((await profile(reader)).status).toBe(200);
+    expect(await flushedCount(key, arranged + 1)).toBe(arranged + 1);
+    // Now near its limit, every request asks the database: exactly the 2 left pass, in parallel too.
+    const answers = await Promise.all(Array.from({ length: 6 }, () => profile(reader)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(2);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(4);
+    expect(await counted(key)).toBe(arranged + 3);
   });
 
   it('every answer that counted says what is left of its limit, reads and anonymous callers included', async () => {
@@ -111,6 +165,7 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.error.message).toMatch(/from one address/);
     expect((await apiFrom(quiet, 'GET', `/${someone.username}`)).status).toBe(200);
+    // A key's first request in a window takes its quota in the database: counted at once.
     expect(await counted(`address:${quiet}`)).toBe(1);
   });
 
@@ -123,10 +178,17 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     }
   });
 
-  it('only the facade may count: the API roles cannot call the quota', async () => {
+  it('only the facade may count: the API roles can neither take a quota nor write counts', async () => {
     const reader = await createAccount('direct');
+    const counts = JSON.stringify([{
+      key: `account:${reader.id}`,
+      window_start: new Date().toISOString(),
+      requests: 1,
+    }]);
     for (const actor of [anon, reader]) {
       expect((await errorOf(as(actor, (tx) => tx`select private.take_request_quota(${reader.id}, '10.0.0.1')`))).code)
+        .toBe('42501');
+      expect((await errorOf(as(actor, (tx) => tx`select private.add_request_counts(${counts}::jsonb)`))).code)
         .toBe('42501');
     }
   });

@@ -5,6 +5,7 @@ import type { Env } from '../env.ts';
 import type { AuthApi } from './auth-api.ts';
 import type { Database } from './db.ts';
 import type { SendMail } from './mail.ts';
+import type { RequestCounter } from './request-counter.ts';
 import type { RequestScope } from './scope.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 
@@ -16,6 +17,8 @@ export interface Deps {
   auth: AuthApi;
   /** Sends a code e-mail through the mail server (the Send Email hook's). */
   sendMail: SendMail;
+  /** This process's counts under the request limits, written to the primary in batches (lib/request-counter.ts). */
+  requestCounter: RequestCounter;
 }
 
 /** The shared dependencies as one request uses them: with its own state (app.ts sets it per request). */

@@ -144,14 +144,16 @@ export async function queryOnPrimary(
 
 /**
  * Runs a text of one or more statements, as one transaction, in one round trip; answers the last one's rows
- * (and keeps what the request's quota left, when the text took it).
+ * (and keeps what the request's quota left, when the text took it). A text that takes the quota in the database
+ * waits outside the gate for this process's counts to be written (the write needs a place in it).
  */
-export function runOn(
+export async function runOn(
   pool: Pool,
   signal: AbortSignal | undefined,
   text: string,
   requestQuota?: RequestQuota,
 ): Promise<postgres.RowList<postgres.Row[]>> {
+  await requestQuota?.ready;
   return gated(pool, signal, async () => {
     try {
       return await send(pool, signal, text, requestQuota);
@@ -184,9 +186,12 @@ async function send(
   const cancel = () => query.cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const results = await query as unknown as postgres.RowList<postgres.Row[]>[];
-    noteQuota(requestQuota, results);
-    return results[results.length - 1];
+    const answer = await query as unknown as postgres.RowList<postgres.Row[]> | postgres.RowList<postgres.Row[]>[];
+    noteQuota(requestQuota, answer);
+    // A text of several statements answers a list of rows for each; of one statement, its rows.
+    return Array.isArray(answer[0])
+      ? (answer as postgres.RowList<postgres.Row[]>[]).at(-1)!
+      : answer as postgres.RowList<postgres.Row[]>;
   } catch (error) {
     // postgres.js gives a statement the server session it is sent on (its state, null until then).
     throw !(query as { state?: unknown }).state && lostConnection(error) ? new NeverSent(error) : error;
@@ -199,12 +204,14 @@ async function send(
  * A transaction as the caller in which `work` may wait for something else between statements (a call to
  * Auth): committed when `work` resolves, rolled back when it throws, on a connection of its own.
  */
-export function transactionAs<T>(
+export async function transactionAs<T>(
   using: RequestDb,
   caller: Caller,
   work: (run: (statement: SqlText) => Promise<postgres.Row[]>) => Promise<T>,
 ): Promise<T> {
   const { signal, quota } = using.request;
+  const take = takeQuota(quota, caller);
+  await quota?.ready;
   return gated(using.db, signal, async () => {
     const tx = await using.db.sql.reserve();
     let lost = false;
@@ -218,7 +225,7 @@ export function transactionAs<T>(
     };
     try {
       const preamble = await identity(using.db, caller, primaryPreamble(using));
-      noteQuota(quota, await run(new SqlText(`${takeQuota(quota, caller).text} begin; ${preamble.text}`)));
+      noteQuota(quota, await run(new SqlText(`${take.text} begin; ${preamble.text}`)));
       const value = await work(run);
       await run(sql`commit`);
       return value;
@@ -243,13 +250,15 @@ export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
  * own, with the deadline counted from the last statement (a connection that hangs, or a client that stops
  * reading, ends it); rolled back at the end (it only reads).
  */
-export function readPageByPageAs(
+export async function readPageByPageAs(
   using: RequestDb,
   caller: Caller,
   opening: SqlText,
   work: (run: RunStatement) => Promise<void>,
 ): Promise<void> {
   const { signal, quota } = using.request;
+  const take = takeQuota(quota, caller);
+  await quota?.ready;
   return gated(using.db, signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;
@@ -263,9 +272,7 @@ export function readPageByPageAs(
       noteQuota(
         quota,
         await tx.unsafe(
-          `${
-            takeQuota(quota, caller).text
-          } begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`,
+          `${take.text} begin isolation level repeatable read read only; ${preamble.text} ${opening.text};`,
         ),
       );
       await work(run);

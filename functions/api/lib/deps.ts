@@ -1,19 +1,23 @@
-// The function's shared dependencies (the database, the token verifier, Auth, the mailer), built once a process.
+// The function's shared dependencies (the database, the token verifier, Auth, the mailer, the request counter),
+// built once a process.
 import type { Env } from '../env.ts';
 import type { Deps } from './context.ts';
 import { createAuthApi } from './auth-api.ts';
-import { createDatabase } from './db.ts';
+import { createDatabase, type Database, runOn } from './db.ts';
 import { createMailer } from './mail.ts';
+import { createRequestCounter, type KeyState, type UnwrittenCount } from './request-counter.ts';
+import { sql } from './sql-text.ts';
 import { createTokenVerifier } from './tokens.ts';
 
 export function createDeps(env: Env): Deps {
+  const db = createDatabase(
+    { primary: env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, direct: env.SUPABASE_DB_URL, replicas: env.DB_REPLICA_URLS },
+    env.DB_POOL_MAX,
+    env.DB_REPLICA_MAX_LAG_MS,
+  );
   return {
     env,
-    db: createDatabase(
-      { primary: env.DB_POOLER_URL ?? env.SUPABASE_DB_URL, direct: env.SUPABASE_DB_URL, replicas: env.DB_REPLICA_URLS },
-      env.DB_POOL_MAX,
-      env.DB_REPLICA_MAX_LAG_MS,
-    ),
+    db,
     verifyToken: createTokenVerifier({
       authUrl: `${env.SUPABASE_URL}/auth/v1`,
       jwks: env.SUPABASE_JWKS,
@@ -21,7 +25,18 @@ export function createDeps(env: Env): Deps {
     }),
     auth: createAuthApi(env),
     sendMail: createMailer(env),
+    requestCounter: createRequestCounter((counts) => writeRequestCounts(db, counts)),
   };
+}
+
+/** Adds the requests this process admitted to their counts on the primary, in one statement. */
+async function writeRequestCounts(db: Database, counts: UnwrittenCount[]): Promise<KeyState[]> {
+  const [row] = await runOn(
+    db,
+    undefined,
+    sql`select private.add_request_counts(${JSON.stringify(counts)}) as keys`.text,
+  );
+  return row.keys;
 }
 
 /**

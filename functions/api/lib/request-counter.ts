@@ -1,0 +1,177 @@
+// The request limits counted per instance and flushed (supabase/schemas/26_request_limits.sql): this process
+// keeps, for each key it has met (account:<id>, address:<ip>), the state of its window the database last
+// answered and the requests it admitted itself since, and writes those in one statement at most every
+// `flushIntervalMs` while there are any. A request is admitted here, with no statement on the primary, only when
+// each of its keys is known in its current window and far from its limit; otherwise it takes its quota in the
+// database as before (request-quota.ts), once this process's counts of its keys are written, so that near the
+// limit the database decides, exactly, with its own 429.
+//
+// Bounds: within one instance the count is exact near the limit. Another instance's requests reach the
+// database within its flush interval, and this one learns them at its next flush or synchronous take; so a
+// key sending through several instances can pass its limit by what they admit in about two intervals beyond
+// the margin (the margin is how near to the limit a key must be for every request to go to the database).
+import { type Quota, tighterQuota } from './limits.ts';
+
+/** A key's state as the database answers it (private.request_key_state); no limit nor remaining: exempt. */
+export interface KeyState {
+  /** The key as the database names it (an address as Postgres writes it). */
+  key: string;
+  window_start: string;
+  /** Seconds until the window ends, rounded up. */
+  reset: number;
+  limit?: number;
+  remaining?: number;
+  exempt?: boolean;
+}
+
+/** Requests admitted here and not yet written, as private.add_request_counts takes them. */
+export interface UnwrittenCount {
+  key: string;
+  window_start: string;
+  requests: number;
+}
+
+/** Writes counts to the database and answers the state of each key counted. */
+export type WriteCounts = (counts: UnwrittenCount[]) => Promise<KeyState[]>;
+
+/** Whether a request was admitted here (and what is left, for its headers), or must take its quota in the database. */
+export type Admission =
+  | { local: true; left?: Quota }
+  | { local: false; written: Promise<void> };
+
+export interface RequestCounter {
+  /** Admits a request of these keys here and counts it, or says it must take its quota in the database (after `written`). */
+  admit(keys: string[]): Admission;
+  /** Keeps a key's state as a synchronous take answered it (null: no limit applies now). */
+  learn(key: string, state: KeyState | null): void;
+  /** Writes every count admitted here so far (the timer does it on its own). */
+  flush(): Promise<void>;
+}
+
+/** How often at most counts are written while there are any. */
+export const flushIntervalMs = 250;
+
+/**
+ * How near to its limit a key must be for every request to go to the database: 5% of the limit, at least 10.
+ * It covers what other instances admit before this one learns it, about two flush intervals (75 of the account
+ * limit's 1,500 per five minutes: 150 requests a second through other instances), and a small limit keeps a few
+ * requests of room.
+ */
+export function margin(limit: number): number {
+  return Math.max(10, Math.ceil(limit * 0.05));
+}
+
+interface Entry {
+  state: KeyState;
+  /** When the window ends on this process's clock (the database's `reset` is rounded up: up to 1 s late). */
+  endsAt: number;
+  /** Admitted here, not yet sent. */
+  pending: number;
+  /** Sent in a flush not yet answered. */
+  sending: number;
+}
+
+export function createRequestCounter(write: WriteCounts, intervalMs = flushIntervalMs): RequestCounter {
+  const entries = new Map<string, Entry>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let flushing: Promise<void> | undefined;
+  let pruneAt = 1024;
+
+  /** The entry of `key` while admitting here may use it: its window has more than a second left. */
+  const current = (key: string, now: number) => {
+    const entry = entries.get(key);
+    return entry && entry.endsAt - 1000 > now ? entry : undefined;
+  };
+
+  const keep = (key: string, state: KeyState, now: number) => {
+    const entry = entries.get(key);
+    const endsAt = now + state.reset * 1000;
+    if (entry && entry.state.window_start === state.window_start) Object.assign(entry, { state, endsAt });
+    else entries.set(key, { state, endsAt, pending: 0, sending: 0 });
+    if (entries.size >= pruneAt) prune(now);
+  };
+
+  /** Forgets the keys whose window ended, their unwritten counts with them (they limit nothing any more). */
+  const prune = (now: number) => {
+    for (const [key, entry] of entries) if (entry.endsAt <= now && entry.sending === 0) entries.delete(key);
+    pruneAt = Math.max(1024, entries.size * 2);
+  };
+
+  const arm = () => {
+    if (timer || flushing) return;
+    timer = setTimeout(() => void flush(), intervalMs);
+    // A pending write does not keep a process (a test run, a deno script) from exiting.
+    // (Node's timers are objects with unref; Deno's are numbers, and the test suite's type check knows no Deno.)
+    if (typeof timer === 'object' && 'unref' in timer) timer.unref();
+    else (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno?.unrefTimer(timer as number);
+  };
+
+  const hasPending = () => [...entries.values()].some((entry) => entry.pending > 0);
+
+  const flush = (): Promise<void> => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (flushing) return flushing.then(flush);
+    const now = Date.now();
+    prune(now);
+    const sent = [...entries].filter(([, entry]) => entry.pending > 0);
+    if (sent.length === 0) return Promise.resolve();
+    const counts = sent.map(([, entry]) => {
+      entry.sending = entry.pending;
+      entry.pending = 0;
+      return { key: entry.state.key, window_start: entry.state.window_start, requests: entry.sending };
+    });
+    flushing = write(counts).then(
+      (states) => {
+        const answeredAt = Date.now();
+        for (const [, entry] of sent) entry.sending = 0;
+        for (const [key, entry] of sent) {
+          const state = states.find((s) => s.key === entry.state.key);
+          if (state) keep(key, state, answeredAt);
+        }
+      },
+      () => {
+        // Kept for the next try; those of windows that have ended go with the next prune.
+        for (const [, entry] of sent) {
+          entry.pending += entry.sending;
+          entry.sending = 0;
+        }
+      },
+    ).finally(() => {
+      flushing = undefined;
+      if (hasPending()) arm();
+    });
+    return flushing;
+  };
+
+  return {
+    admit(keys) {
+      const now = Date.now();
+      const known = keys.map((key) => current(key, now));
+      const far = known.every((entry) => {
+        if (!entry) return false;
+        const { limit, remaining } = entry.state;
+        return limit === undefined || (remaining ?? 0) - entry.pending - entry.sending > margin(limit);
+      });
+      if (!far) {
+        const unwritten = known.some((entry) => entry && entry.pending + entry.sending > 0);
+        return { local: false, written: unwritten ? flush().catch(() => undefined) : Promise.resolve() };
+      }
+      let left: Quota | undefined;
+      for (const entry of known as Entry[]) {
+        entry.pending++;
+        const { limit, remaining } = entry.state;
+        if (limit === undefined || remaining === undefined) continue;
+        const reset = Math.ceil((entry.endsAt - now) / 1000);
+        left = tighterQuota(left, { limit, remaining: remaining - entry.pending - entry.sending, reset });
+      }
+      if (keys.length > 0) arm();
+      return { local: true, left };
+    },
+    learn(key, state) {
+      if (state) keep(key, state, Date.now());
+      else entries.delete(key);
+    },
+    flush,
+  };
+}

@@ -1,0 +1,80 @@
+// The facade's per-instance request counter (functions/api/lib/request-counter.ts) on its own, with a write that
+// records what it is sent: what it admits itself, when it sends a request to the database, and what becomes of
+// counts whose write failed. Through the facade and the database: test/api/request-limits.test.ts.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createRequestCounter,
+  type KeyState,
+  margin,
+  type UnwrittenCount,
+} from '../../functions/api/lib/request-counter.ts';
+
+const windowStart = '2026-11-27T18:00:00+00:00';
+const state = (remaining: number, reset = 300): KeyState => ({
+  key: 'account:a',
+  window_start: windowStart,
+  reset,
+  limit: 100,
+  remaining,
+});
+
+/** A counter whose writes are recorded, and fail (unrecorded) while `failing` is set. */
+function recordingCounter() {
+  const writes: UnwrittenCount[][] = [];
+  const control = { failing: false };
+  const counter = createRequestCounter((counts) => {
+    if (control.failing) return Promise.reject(new Error('down'));
+    writes.push(counts);
+    return Promise.resolve([]);
+  });
+  return { counter, writes, control };
+}
+
+describe('the request counter', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('admits a key it knows far from its limit, and writes what it admitted in one statement', async () => {
+    const { counter, writes } = recordingCounter();
+    expect(counter.admit(['account:a']).local).toBe(false);
+    counter.learn('account:a', state(50));
+    const first = counter.admit(['account:a']);
+    expect(first).toEqual({ local: true, left: { limit: 100, remaining: 49, reset: 300 } });
+    counter.admit(['account:a']);
+    await counter.flush();
+    expect(writes).toEqual([[{ key: 'account:a', window_start: windowStart, requests: 2 }]]);
+  });
+
+  it('near the limit sends the request to the database once its counts are written', async () => {
+    const { counter, writes } = recordingCounter();
+    expect(margin(100)).toBe(10);
+    counter.learn('account:a', state(12));
+    expect(counter.admit(['account:a']).local).toBe(true);
+    expect(counter.admit(['account:a']).local).toBe(true);
+    const near = counter.admit(['account:a']);
+    expect(near.local).toBe(false);
+    if (!near.local) await near.written;
+    expect(writes).toEqual([[{ key: 'account:a', window_start: windowStart, requests: 2 }]]);
+  });
+
+  it('keeps the counts of a failed write for the next, and drops them once their window has ended', async () => {
+    vi.useFakeTimers();
+    const { counter, writes, control } = recordingCounter();
+    counter.learn('account:a', state(50, 3));
+    counter.admit(['account:a']);
+    control.failing = true;
+    await counter.flush();
+    control.failing = false;
+    counter.admit(['account:a']);
+    await counter.flush();
+    expect(writes).toEqual([[{ key: 'account:a', window_start: windowStart, requests: 2 }]]);
+    counter.admit(['account:a']);
+    control.failing = true;
+    await counter.flush();
+    vi.advanceTimersByTime(3_000);
+    control.failing = false;
+    await counter.flush();
+    expect(writes).toHaveLength(1);
+  });
+});
