@@ -238,7 +238,7 @@ export async function replicaShareBench(): Promise<void> {
         `before ${perSecond(primarySide.perSecond)} tps (p50 ${ms(primarySide.p50)} ms): it cost ` +
         `${ratio(read.perSecond, primarySide.perSecond)} of the read. After, a replica read sends the primary no ` +
         'statement of its own (the table above: what remains is shared by all reads, such as the lag measurement ' +
-        'every quarter second and the request counts flushed every quarter second).',
+        'every quarter second and the request counts written in batches).',
       '',
       `What the notice costs a write (pgbench, one run side by side, ${callers} callers each): a like toggled beside ` +
         `\`private.note_write()\` ${perSecond(announced.perSecond)} tps (p50 ${ms(announced.p50)} ms, p99 ${

@@ -7,7 +7,8 @@
 -- quota here synchronously (private.take_request_quota, in a transaction of its own at the head of the
 -- request's first round trip to the primary) until it knows the key's state in the current window; from then
 -- on, while the key is far from its limit, it admits requests itself and writes their counts here in one
--- statement every quarter second at most (private.add_request_counts), which answers each key's new total, what
+-- statement every quarter second at most, a key's once it has 8 unwritten or its oldest has waited 3 s
+-- (private.add_request_counts), which answers each key's new total, what
 -- the other instances counted included. Near the limit every request takes its quota here again, with the
 -- instance's counts written first, so a refusal is exact and its message is this file's. A request that fails
 -- still counts (it was admitted before its statements ran). PostgREST runs a GET in a read-only transaction,

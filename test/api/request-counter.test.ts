@@ -3,7 +3,10 @@
 // counts whose write failed. Through the facade and the database: test/api/request-limits.test.ts.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  batchSize,
   createRequestCounter,
+  flushIntervalMs,
+  holdMs,
   type KeyState,
   margin,
   type UnwrittenCount,
@@ -76,5 +79,24 @@ describe('the request counter', () => {
     control.failing = false;
     await counter.flush();
     expect(writes).toHaveLength(1);
+  });
+
+  it("writes a busy key's counts at the next interval, a quiet key's once the oldest has waited holdMs", async () => {
+    vi.useFakeTimers();
+    const { counter, writes } = recordingCounter();
+    counter.learn('account:a', state(50));
+    counter.learn('account:b', { ...state(50), key: 'account:b' });
+    for (let i = 0; i < batchSize; i++) counter.admit(['account:a']);
+    counter.admit(['account:b']);
+    await vi.advanceTimersByTimeAsync(flushIntervalMs);
+    expect(writes).toEqual([[{ key: 'account:a', window_start: windowStart, requests: batchSize }]]);
+    counter.admit(['account:b']);
+    await vi.advanceTimersByTimeAsync(holdMs - 2 * flushIntervalMs);
+    expect(writes).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2 * flushIntervalMs);
+    expect(writes).toEqual([
+      [{ key: 'account:a', window_start: windowStart, requests: batchSize }],
+      [{ key: 'account:b', window_start: windowStart, requests: 2 }],
+    ]);
   });
 });

@@ -1,15 +1,18 @@
 // The request limits counted per instance and flushed (supabase/schemas/26_request_limits.sql): this process
 // keeps, for each key it has met (account:<id>, address:<ip>), the state of its window the database last
 // answered and the requests it admitted itself since, and writes those in one statement at most every
-// `flushIntervalMs` while there are any. A request is admitted here, with no statement on the primary, only when
+// `flushIntervalMs`: a key's count once it has `batchSize` unwritten requests, or its oldest has waited `holdMs`
+// (a reader's request a second is then written three at a time, a busy key's every quarter second). A request is admitted here, with no statement on the primary, only when
 // each of its keys is known in its current window and far from its limit; otherwise it takes its quota in the
 // database as before (request-quota.ts), once this process's counts of its keys are written, so that near the
 // limit the database decides, exactly, with its own 429.
 //
 // Bounds: within one instance the count is exact near the limit. Another instance's requests reach the
-// database within its flush interval, and this one learns them at its next flush or synchronous take; so a
-// key sending through several instances can pass its limit by what they admit in about two intervals beyond
-// the margin (the margin is how near to the limit a key must be for every request to go to the database).
+// database within `holdMs` (a quarter second once it holds `batchSize` of them), and this one learns them at
+// its next flush or synchronous take; so a key sending through several instances can pass its limit by what
+// they admit in that time beyond the margin (the margin is how near to the limit a key must be for every request
+// to go to the database): per other instance, fewer than `batchSize` held plus what it admits in about two
+// flush intervals.
 import { type Quota, tighterQuota } from './limits.ts';
 
 /** A key's state as the database answers it (private.request_key_state); no limit nor remaining: exempt. */
@@ -44,18 +47,22 @@ export interface RequestCounter {
   admit(keys: string[]): Admission;
   /** Keeps a key's state as a synchronous take answered it (null: no limit applies now). */
   learn(key: string, state: KeyState | null): void;
-  /** Writes every count admitted here so far (the timer does it on its own). */
+  /** Writes every count admitted here so far (the timer writes those that are due on its own). */
   flush(): Promise<void>;
 }
 
 /** How often at most counts are written while there are any. */
 export const flushIntervalMs = 250;
+/** How long a key's unwritten requests may wait to be written with more (fewer than `batchSize` of them). */
+export const holdMs = 3_000;
+/** Unwritten requests of one key that are written at the next interval, however recent. */
+export const batchSize = 8;
 
 /**
  * How near to its limit a key must be for every request to go to the database: 5% of the limit, at least 10.
- * It covers what other instances admit before this one learns it, about two flush intervals (75 of the account
- * limit's 1,500 per five minutes: 150 requests a second through other instances), and a small limit keeps a few
- * requests of room.
+ * It covers what another instance holds unwritten before this one learns it (fewer than `batchSize`, plus what
+ * it admits in about two flush intervals: 75 of the account limit's 1,500 per five minutes cover 130 requests a
+ * second through two instances), and a small limit keeps a few requests of room.
  */
 export function margin(limit: number): number {
   return Math.max(10, Math.ceil(limit * 0.05));
@@ -69,9 +76,11 @@ interface Entry {
   pending: number;
   /** Sent in a flush not yet answered. */
   sending: number;
+  /** When the oldest of `pending` was admitted. */
+  heldSince: number;
 }
 
-export function createRequestCounter(write: WriteCounts, intervalMs = flushIntervalMs): RequestCounter {
+export function createRequestCounter(writeCounts: WriteCounts, intervalMs = flushIntervalMs): RequestCounter {
   const entries = new Map<string, Entry>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> | undefined;
@@ -87,7 +96,7 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
     const entry = entries.get(key);
     const endsAt = now + state.reset * 1000;
     if (entry && entry.state.window_start === state.window_start) Object.assign(entry, { state, endsAt });
-    else entries.set(key, { state, endsAt, pending: 0, sending: 0 });
+    else entries.set(key, { state, endsAt, pending: 0, sending: 0, heldSince: now });
     if (entries.size >= pruneAt) prune(now);
   };
 
@@ -99,7 +108,7 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
 
   const arm = () => {
     if (timer || flushing) return;
-    timer = setTimeout(() => void flush(), intervalMs);
+    timer = setTimeout(() => void write(false), intervalMs);
     // A pending write does not keep a process (a test run, a deno script) from exiting.
     // (Node's timers are objects with unref; Deno's are numbers, and the test suite's type check knows no Deno.)
     if (typeof timer === 'object' && 'unref' in timer) timer.unref();
@@ -108,20 +117,26 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
 
   const hasPending = () => [...entries.values()].some((entry) => entry.pending > 0);
 
-  const flush = (): Promise<void> => {
+  const due = (entry: Entry, now: number) => entry.pending >= batchSize || now - entry.heldSince >= holdMs;
+
+  /** Writes the counts that are due (`all`: every unwritten count). */
+  const write = (all: boolean): Promise<void> => {
     clearTimeout(timer);
     timer = undefined;
-    if (flushing) return flushing.then(flush);
+    if (flushing) return flushing.then(() => write(all));
     const now = Date.now();
     prune(now);
-    const sent = [...entries].filter(([, entry]) => entry.pending > 0);
-    if (sent.length === 0) return Promise.resolve();
+    const sent = [...entries].filter(([, entry]) => entry.pending > 0 && (all || due(entry, now)));
+    if (sent.length === 0) {
+      if (hasPending()) arm();
+      return Promise.resolve();
+    }
     const counts = sent.map(([, entry]) => {
       entry.sending = entry.pending;
       entry.pending = 0;
       return { key: entry.state.key, window_start: entry.state.window_start, requests: entry.sending };
     });
-    flushing = write(counts).then(
+    flushing = writeCounts(counts).then(
       (states) => {
         const answeredAt = Date.now();
         for (const [, entry] of sent) entry.sending = 0;
@@ -155,11 +170,11 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
       });
       if (!far) {
         const unwritten = known.some((entry) => entry && entry.pending + entry.sending > 0);
-        return { local: false, written: unwritten ? flush().catch(() => undefined) : Promise.resolve() };
+        return { local: false, written: unwritten ? write(true).catch(() => undefined) : Promise.resolve() };
       }
       let left: Quota | undefined;
       for (const entry of known as Entry[]) {
-        entry.pending++;
+        if (entry.pending++ === 0) entry.heldSince = now;
         const { limit, remaining } = entry.state;
         if (limit === undefined || remaining === undefined) continue;
         const reset = Math.ceil((entry.endsAt - now) / 1000);
@@ -172,6 +187,6 @@ export function createRequestCounter(write: WriteCounts, intervalMs = flushInter
       if (state) keep(key, state, Date.now());
       else entries.delete(key);
     },
-    flush,
+    flush: () => write(true),
   };
 }

@@ -2,7 +2,7 @@
 // account and its client's address, before its own statements run, so a request that then fails still counts.
 // Counted per instance and flushed (request-counter.ts): while this process knows the request's keys in their
 // current window and they are far from their limit, it admits the request itself, with no statement on the
-// primary, and writes the count within a quarter second. Otherwise the request takes its quota in the
+// primary, and writes the count within seconds (request-counter.ts). Otherwise the request takes its quota in the
 // database, in a transaction of its own riding at the head of its first round trip to the primary (for an
 // anonymous read a replica serves, a statement of its own sent alongside), once this process's counts of its
 // keys are written; the answer tells this process each key's state.
