@@ -27,7 +27,11 @@ import { median, ms, perSecond, ratio } from './stats.ts';
 import { checkOut, type Version } from './versions.ts';
 import { runWrk } from './wrk.ts';
 
-const defaultVersions = 'before=94270ae,after=.';
+/** Before issue 42's first item, with ended sessions and counted writes pushed, and with request counts batched. */
+/** CPU ms as whole µs. */
+const micros = (cpuMs: number) => (cpuMs * 1000).toFixed(0);
+
+const defaultVersions = 'before=94270ae,ended sessions and writes pushed=236ac43,and the request counts batched=.';
 const callers = 8;
 
 interface Run {
@@ -100,7 +104,7 @@ export async function replicaShareBench(): Promise<void> {
         cwd: repoRoot,
         stdin: 'null',
         stdout: 'null',
-        stderr: 'null',
+        stderr: 'inherit', // a version that fails says why
       }).spawn();
       try {
         await waitForHealth(`http://127.0.0.1:${port}/api/health`, child);
@@ -123,7 +127,11 @@ export async function replicaShareBench(): Promise<void> {
           primaryTransactions: (after.tx - before.tx - 1) / reads,
         };
       } finally {
-        child.kill('SIGKILL');
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // it has exited already (its error is in the log above)
+        }
         await child.status;
       }
     };
@@ -213,24 +221,24 @@ export async function replicaShareBench(): Promise<void> {
       `GET /post/:id by ${callers} callers (wrk, straight to a fresh function process of that version, settled ` +
       `${settleMs / 1000} s), the stack's replica and pooler. Medians of the rounds.`,
       '',
-      '| version | reads/s | primary CPU per read | replica CPU per read | primary ÷ replica | primary transactions per read |',
+      '| version | reads/s | primary CPU per read (µs) | replica CPU per read (µs) | primary ÷ replica | primary transactions per read |',
       '|---|---|---|---|---|---|',
     ];
     for (const version of versions) {
       const all = runs.get(version.label)!;
       const m = (key: keyof Run) => median(all.map((run) => run[key]));
       lines.push(
-        `| ${version.label} (\`${version.revision}\`) | ${perSecond(m('perSecond'))} | ${ms(m('primaryMs'))} ms | ${
-          ms(m('replicaMs'))
-        } ms | ${ratio(m('primaryMs'), m('replicaMs'))} | ${m('primaryTransactions').toFixed(3)} |`,
+        `| ${version.label} (\`${version.revision}\`) | ${perSecond(m('perSecond'))} | ${micros(m('primaryMs'))} | ${
+          micros(m('replicaMs'))
+        } | ${ratio(m('primaryMs'), m('replicaMs'))} | ${m('primaryTransactions').toFixed(3)} |`,
       );
     }
     lines.push(
       '',
-      "Each round's figures (primary ms / replica ms per read):",
+      "Each round's figures (primary µs / replica µs per read):",
       '',
       ...versions.map((v) =>
-        `- ${v.label}: ${runs.get(v.label)!.map((r) => `${ms(r.primaryMs)} / ${ms(r.replicaMs)}`).join(', ')}`
+        `- ${v.label}: ${runs.get(v.label)!.map((r) => `${micros(r.primaryMs)} / ${micros(r.replicaMs)}`).join(', ')}`
       ),
       '',
       `pgbench, one run side by side on the primary (${callers} clients each, ${seconds} s): the read's own text ` +
