@@ -97,7 +97,7 @@ async function facadeTexts(
 }
 
 /** pgbench's script: the whole text as one command, its statements joined by `\;` (one simple-query message). */
-function oneMessage(text: string): string {
+export function oneMessage(text: string): string {
   return text.replace(/;\s*(?=(?:select|commit)\b)/g, '\\; ');
 }
 

@@ -21,6 +21,7 @@ import { info, step } from '../stack/log.ts';
 import { pgBinDir, queryValue, roleUrl } from '../stack/postgres.ts';
 import { facadeEnv, seed, up } from '../stack/stack.ts';
 import { cpuSecondsOf } from './cpu.ts';
+import { oneMessage } from './facade-cost.ts';
 import { signUpDrivers } from './drivers.ts';
 import { runPgbenchPair } from './pgbench.ts';
 import { median, ms, perSecond, ratio } from './stats.ts';
@@ -299,7 +300,6 @@ async function primaryTexts(authenticatorUrl: string, claims: Record<string, unk
     } as Parameters<typeof identity>[1];
     const replicaPreamble = await identity(db, caller, { checkSession: false, countWrite: false });
     const primaryPreamble = await identity(db, caller, { checkSession: true, countWrite: false });
-    const oneMessage = (text: string) => text.replace(/;\s*(?=(?:select|commit)\b)/g, '\\; ');
     return {
       read: oneMessage(
         `${replicaPreamble.text} select private.replica_ready(0); select public.get_post('${postId}') as result`,
