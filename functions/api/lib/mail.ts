@@ -6,9 +6,9 @@ import { readFile } from 'node:fs/promises';
 // @ts-types="npm:@types/nodemailer@8.0.2"
 import type nodemailer from 'nodemailer';
 import type { Env } from '../env.ts';
+import { mailSetupMs } from './smtp.ts';
 
-/** How long the mail server may take to accept a connection, greet, and answer each command. */
-const connectMs = 1500;
+/** How long the mail server may take to answer each command, once it has greeted. */
 const commandMs = 3000;
 
 export interface CodeMail {
@@ -62,8 +62,8 @@ export function createMailer(env: Env): SendMail {
         port,
         secure: port === 465,
         auth: env.SMTP_USER ? { user: env.SMTP_USER, pass: env.SMTP_PASS ?? '' } : undefined,
-        connectionTimeout: connectMs,
-        greetingTimeout: connectMs,
+        connectionTimeout: mailSetupMs,
+        greetingTimeout: mailSetupMs,
         socketTimeout: commandMs,
       })
     );
