@@ -9,6 +9,8 @@
 //   BENCH_SOAK_WINDOW_MINUTES  the report's window (default 5)
 //   BENCH_SOAK_CLIENTS         concurrent clients, each its own account (default 16)
 //   BENCH_SOAK_RATE            operations per second for all clients together (default 0: as fast as answered)
+//   BENCH_REPLICA              off: no replica (the facade reads the primary through the pooler), where the disk
+//                              cannot hold a second copy of the database (default on)
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { localDir, profile, readConfig, repoRoot } from '../stack/config.ts';
@@ -31,6 +33,7 @@ interface Settings {
   windowMinutes: number;
   clients: number;
   rate: number;
+  replica: boolean;
 }
 
 function settings(args: string[]): Settings {
@@ -46,7 +49,11 @@ function settings(args: string[]): Settings {
     windowMinutes: number('BENCH_SOAK_WINDOW_MINUTES', 5),
     clients: Math.round(number('BENCH_SOAK_CLIENTS', 16)),
     rate: number('BENCH_SOAK_RATE', 0, true),
+    replica: Deno.env.get('BENCH_REPLICA') !== 'off',
   };
+  if (!['on', 'off', undefined].includes(Deno.env.get('BENCH_REPLICA'))) {
+    throw new Error('BENCH_REPLICA must be on or off');
+  }
   if (s.windowMinutes > s.minutes) throw new Error('BENCH_SOAK_WINDOW_MINUTES is longer than BENCH_SOAK_MINUTES');
   if (s.clients < 2) throw new Error('BENCH_SOAK_CLIENTS must be at least 2 (the accounts follow one another)');
   return s;
@@ -127,11 +134,15 @@ async function header(s: Settings, stack: Stack, dataDir: string, seededAt: stri
   const total = mix.reduce((sum, op) => sum + op.weight, 0);
   return [
     `command: BENCH_SCALE=${s.scale} BENCH_SOAK_MINUTES=${s.minutes} BENCH_SOAK_WINDOW_MINUTES=${s.windowMinutes} ` +
-    `BENCH_SOAK_CLIENTS=${s.clients}${s.rate ? ` BENCH_SOAK_RATE=${s.rate}` : ''} npm run bench:soak`,
+    `BENCH_SOAK_CLIENTS=${s.clients}${s.rate ? ` BENCH_SOAK_RATE=${s.rate}` : ''}${
+      s.replica ? '' : ' BENCH_REPLICA=off'
+    } npm run bench:soak`,
     `database: scale ${s.scale}, seeded ${seededAt} (${dataDir}); PostgreSQL ${postgresInfo}`,
     `load: ${s.clients} clients in one Deno process (fetch), each its own account, ` +
     `${s.rate ? `paced to ${s.rate} operations/s in all` : 'each sending its next operation as soon as answered'}; ` +
-    `through the gateway ${stack.urls.api} (facade /functions/v1/api, reading from the replica through PgBouncer; ` +
+    `through the gateway ${stack.urls.api} (facade /functions/v1/api, ${
+      s.replica ? 'reading from the replica' : 'with no replica, reading from the primary'
+    } through PgBouncer; ` +
     "PostgREST /rest/v1 with the anon key and the account's token; Auth /auth/v1)",
     `mix (per 100 operations drawn; a write is undone right after, so it is two requests): ${
       mix.map((op) => `${op.name} ${(op.weight / total * 100).toFixed(1)}`).join(', ')
@@ -153,10 +164,11 @@ export async function soakBench(args: string[]): Promise<void> {
     );
   }
   // The replica is part of what the soak watches: made from the kept database the first time (a copy of it).
-  const bench = profile('bench', readConfig(), { keep: true, replica: true, dirName });
+  const bench = profile('bench', readConfig(), { keep: true, replica: s.replica, dirName });
   const stack = await up(bench);
   if (stack.authUnavailable) throw new Error(`the soak needs Supabase Auth: ${stack.authUnavailable}`);
-  if (!stack.poolerUrl || !stack.replicaUrl) throw new Error('the soak needs the pooler and the replica');
+  if (!stack.poolerUrl) throw new Error('the soak needs the pooler');
+  if (s.replica && !stack.replicaUrl) throw new Error('the soak needs the replica (or BENCH_REPLICA=off)');
   const seeded = await queryValue(
     stack.superuserUrl,
     `select exists (select 1 from public.profiles where username = 'celebrity')`,
