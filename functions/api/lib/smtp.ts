@@ -4,14 +4,7 @@
 import { connect } from 'node:net';
 import type { Env } from '../env.ts';
 import { ApiError } from './errors.ts';
-
-/**
- * How long the mail server may take to accept a connection and greet, for the health check and for each e-mail.
- * Short enough that the Send Email hook answers within Supabase Auth's 5 s hook timeout (after which Auth calls
- * it again) when the server hangs; long enough that a busy machine is not taken for a server that is down (at
- * 1.5 s for both, about one e-mail in two hundred failed so in the test suite on 2 shared cores).
- */
-export const mailSetupMs = 3000;
+import { mailSetupMs } from './mail.ts';
 
 /** `server` is host:port. */
 export function smtpIsUp(server: string): Promise<boolean> {
