@@ -110,9 +110,9 @@ function p99Rows(r: SoakReport, operations: string[]): { rows: string[]; goal: G
 }
 
 /**
- * The function's memory rises and falls with garbage collection (a sawtooth of some 50 MiB): the largest RSS of
- * the last window is compared with the largest of the window that starts at the mark, peak with peak, so that
- * neither figure depends on where in the sawtooth one sample fell.
+ * The function's memory rises and falls with garbage collection (a sawtooth of some 50 MiB): the last window is
+ * compared with the window that starts at the mark, peak with peak and trough with trough, so that neither figure
+ * depends on where in the sawtooth one sample fell. A leak lifts the troughs: what a collection cannot free.
  */
 function memoryGoal(r: SoakReport): Goal {
   const { memory } = r.samples;
@@ -122,15 +122,17 @@ function memoryGoal(r: SoakReport): Goal {
   const lastWindow = memory.filter((m) => m.at >= lastWindowStart);
   const pids = new Set(memory.map((m) => m.pid));
   if (!markWindow.length || !lastWindow.length) return { goal: 'memory flat', figure: 'not sampled', pass: false };
-  const largest = (samples: typeof memory) => Math.max(...samples.map((m) => m.rssMiB));
-  const [mark, peak] = [largest(markWindow), largest(lastWindow)];
+  const rss = (samples: typeof memory) => samples.map((m) => m.rssMiB);
+  const [markPeak, lastPeak] = [Math.max(...rss(markWindow)), Math.max(...rss(lastWindow))];
+  const [markTrough, lastTrough] = [Math.min(...rss(markWindow)), Math.min(...rss(lastWindow))];
   const restarts = pids.size > 1 ? `; the function was restarted (${pids.size} processes)` : '';
   return {
-    goal: `the function's memory flat after ${minutes(markMs)}: the last window's largest RSS within ` +
-      `×${memoryGrowth} of the largest in the ${minutes(r.windowMs)} from ${minutes(markMs)}`,
-    figure: `at most ${mark.toFixed(0)} MiB from ${minutes(markMs)}, at most ${peak.toFixed(0)} MiB in the last ` +
-      `window (×${(peak / mark).toFixed(2)})${restarts}`,
-    pass: peak <= mark * memoryGrowth && pids.size === 1,
+    goal: `the function's memory flat after ${minutes(markMs)}: the last window's largest and lowest RSS each ` +
+      `within ×${memoryGrowth} of those in the ${minutes(r.windowMs)} from ${minutes(markMs)}`,
+    figure: `${markTrough.toFixed(0)}–${markPeak.toFixed(0)} MiB from ${minutes(markMs)}, ` +
+      `${lastTrough.toFixed(0)}–${lastPeak.toFixed(0)} MiB in the last window (largest ×` +
+      `${(lastPeak / markPeak).toFixed(2)}, lowest ×${(lastTrough / markTrough).toFixed(2)})${restarts}`,
+    pass: lastPeak <= markPeak * memoryGrowth && lastTrough <= markTrough * memoryGrowth && pids.size === 1,
   };
 }
 
