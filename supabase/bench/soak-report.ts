@@ -2,7 +2,7 @@
 // operation per window (requests, p50, p99, answers that were not 2xx by status), and the samples per window
 // (the function's memory, the replica's lag, the pooler's waiting clients, the hot tables' dead tuples).
 import type { Recorder, Tally } from './soak-load.ts';
-import type { Samples, TableSample } from './soak-samples.ts';
+import type { MemorySample, Samples, TableSample } from './soak-samples.ts';
 import { ms, percentile } from './stats.ts';
 
 /** A window's p99 may be this much above the first window's (issue 42). */
@@ -109,6 +109,15 @@ function p99Rows(r: SoakReport, operations: string[]): { rows: string[]; goal: G
   };
 }
 
+/** The lowest and the largest RSS among `samples` (at least one). */
+function rssRange(samples: MemorySample[]): { lowest: number; largest: number } {
+  const rss = samples.map((m) => m.rssMiB);
+  return { lowest: Math.min(...rss), largest: Math.max(...rss) };
+}
+
+const rssLabel = ({ lowest, largest }: { lowest: number; largest: number }) =>
+  `${lowest.toFixed(0)}–${largest.toFixed(0)}`;
+
 /**
  * The function's memory rises and falls with garbage collection (a sawtooth of some 50 MiB): the last window is
  * compared with the window that starts at the mark, peak with peak and trough with trough, so that neither figure
@@ -122,17 +131,15 @@ function memoryGoal(r: SoakReport): Goal {
   const lastWindow = memory.filter((m) => m.at >= lastWindowStart);
   const pids = new Set(memory.map((m) => m.pid));
   if (!markWindow.length || !lastWindow.length) return { goal: 'memory flat', figure: 'not sampled', pass: false };
-  const rss = (samples: typeof memory) => samples.map((m) => m.rssMiB);
-  const [markPeak, lastPeak] = [Math.max(...rss(markWindow)), Math.max(...rss(lastWindow))];
-  const [markTrough, lastTrough] = [Math.min(...rss(markWindow)), Math.min(...rss(lastWindow))];
+  const [mark, last] = [rssRange(markWindow), rssRange(lastWindow)];
   const restarts = pids.size > 1 ? `; the function was restarted (${pids.size} processes)` : '';
   return {
     goal: `the function's memory flat after ${minutes(markMs)}: the last window's largest and lowest RSS each ` +
       `within ×${memoryGrowth} of those in the ${minutes(r.windowMs)} from ${minutes(markMs)}`,
-    figure: `${markTrough.toFixed(0)}–${markPeak.toFixed(0)} MiB from ${minutes(markMs)}, ` +
-      `${lastTrough.toFixed(0)}–${lastPeak.toFixed(0)} MiB in the last window (largest ×` +
-      `${(lastPeak / markPeak).toFixed(2)}, lowest ×${(lastTrough / markTrough).toFixed(2)})${restarts}`,
-    pass: lastPeak <= markPeak * memoryGrowth && lastTrough <= markTrough * memoryGrowth && pids.size === 1,
+    figure: `${rssLabel(mark)} MiB from ${minutes(markMs)}, ${rssLabel(last)} MiB in the last window (largest ×` +
+      `${(last.largest / mark.largest).toFixed(2)}, lowest ×${(last.lowest / mark.lowest).toFixed(2)})${restarts}`,
+    pass: last.largest <= mark.largest * memoryGrowth && last.lowest <= mark.lowest * memoryGrowth &&
+      pids.size === 1,
   };
 }
 
@@ -241,11 +248,7 @@ function sampleRows(r: SoakReport): string[] {
     return `| ${windowLabel(r, index)} | ${count(all.latencies.length)} | ${
       (all.latencies.length / seconds).toFixed(0)
     } | ` +
-      `${errors} | ${
-        memory.length
-          ? `${Math.min(...memory.map((m) => m.rssMiB)).toFixed(0)}–${max(memory.map((m) => m.rssMiB)).toFixed(0)}`
-          : '–'
-      } | ` +
+      `${errors} | ${memory.length ? rssLabel(rssRange(memory)) : '–'} | ` +
       `${ms(percentile(lagMs, 50))} / ${ms(percentile(lagMs, 99))} / ${ms(max(lagMs))} | ` +
       `${count(Math.round(percentile(lag.map((s) => s.bytes), 99) || 0))} | ${
         max(pooler.map((s) => s.waiting)) || 0
