@@ -2,7 +2,7 @@
 // operation per window (requests, p50, p99, answers that were not 2xx by status), and the samples per window
 // (the function's memory, the replica's lag, the pooler's waiting clients, the hot tables' dead tuples).
 import type { Recorder, Tally } from './soak-load.ts';
-import type { MemorySample, Samples, TableSample } from './soak-samples.ts';
+import type { CollectionSample, MemorySample, Samples, TableSample } from './soak-samples.ts';
 import { ms, percentile } from './stats.ts';
 
 /** A window's p99 may be this much above the first window's (issue 42). */
@@ -118,6 +118,13 @@ function rssRange(samples: MemorySample[]): { lowest: number; largest: number } 
 const rssLabel = ({ lowest, largest }: { lowest: number; largest: number }) =>
   `${lowest.toFixed(0)}–${largest.toFixed(0)}`;
 
+/** What the full collections among `collections` left alive, lowest–largest, and how many there were. */
+const liveLabel = (collections: CollectionSample[]) => {
+  if (!collections.length) return '–';
+  const live = collections.map((c) => c.liveMiB);
+  return `${Math.min(...live).toFixed(1)}–${Math.max(...live).toFixed(1)} (${collections.length})`;
+};
+
 /**
  * The function's memory rises and falls with garbage collection (a sawtooth of some 50 MiB): the last window is
  * compared with the window that starts at the mark, peak with peak and trough with trough, so that neither figure
@@ -132,12 +139,18 @@ function memoryGoal(r: SoakReport): Goal {
   const pids = new Set(memory.map((m) => m.pid));
   if (!markWindow.length || !lastWindow.length) return { goal: 'memory flat', figure: 'not sampled', pass: false };
   const [mark, last] = [rssRange(markWindow), rssRange(lastWindow)];
+  const { collections } = r.samples;
+  const live = `; V8 heap alive after full collections ${
+    liveLabel(collections.filter((c) => c.at >= markMs && c.at < markMs + r.windowMs))
+  } MiB from ${minutes(markMs)}, ${liveLabel(collections.filter((c) => c.at >= lastWindowStart))} in the last window`;
   const restarts = pids.size > 1 ? `; the function was restarted (${pids.size} processes)` : '';
   return {
     goal: `the function's memory flat after ${minutes(markMs)}: the last window's largest and lowest RSS each ` +
       `within ×${memoryGrowth} of those in the ${minutes(r.windowMs)} from ${minutes(markMs)}`,
     figure: `${rssLabel(mark)} MiB from ${minutes(markMs)}, ${rssLabel(last)} MiB in the last window (largest ×` +
-      `${(last.largest / mark.largest).toFixed(2)}, lowest ×${(last.lowest / mark.lowest).toFixed(2)})${restarts}`,
+      `${(last.largest / mark.largest).toFixed(2)}, lowest ×${
+        (last.lowest / mark.lowest).toFixed(2)
+      })${live}${restarts}`,
     pass: last.largest <= mark.largest * memoryGrowth && last.lowest <= mark.lowest * memoryGrowth &&
       pids.size === 1,
   };
@@ -248,7 +261,9 @@ function sampleRows(r: SoakReport): string[] {
     return `| ${windowLabel(r, index)} | ${count(all.latencies.length)} | ${
       (all.latencies.length / seconds).toFixed(0)
     } | ` +
-      `${errors} | ${memory.length ? rssLabel(rssRange(memory)) : '–'} | ` +
+      `${errors} | ${memory.length ? rssLabel(rssRange(memory)) : '–'} | ${
+        liveLabel(within(r.samples.collections))
+      } | ` +
       `${ms(percentile(lagMs, 50))} / ${ms(percentile(lagMs, 99))} / ${ms(max(lagMs))} | ` +
       `${count(Math.round(percentile(lag.map((s) => s.bytes), 99) || 0))} | ${
         max(pooler.map((s) => s.waiting)) || 0
@@ -316,8 +331,8 @@ export function soakMarkdown(r: SoakReport): string {
     ...(examples.length ? ['First answer of each status that was not 2xx:', '', ...examples, ''] : []),
     '## Per window',
     '',
-    '| window | requests | req/s | 5xx | function RSS MiB (lowest–largest) | replica lag ms p50 / p99 / max | WAL behind, bytes p99 | pooler waiting clients (max) | pooler max wait ms |',
-    '|---|---:|---:|---:|---:|---|---:|---:|---:|',
+    '| window | requests | req/s | 5xx | function RSS MiB (lowest–largest) | V8 heap alive after full collections MiB (lowest–largest, collections) | replica lag ms p50 / p99 / max | WAL behind, bytes p99 | pooler waiting clients (max) | pooler max wait ms |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|',
     ...sampleRows(r),
     '',
     '### Hot tables: the most dead tuples sampled in each window (autovacuum runs in it), every 10 s',

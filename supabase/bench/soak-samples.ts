@@ -1,6 +1,7 @@
 // What the soak samples while the load runs: every second the replica's lag and the pooler's waiting clients
-// (both change within seconds), every ten seconds the function's memory and the hot tables' dead tuples and
-// autovacuum runs (they change over minutes).
+// (both change within seconds), every ten seconds the function's memory (its RSS, and its V8 heap after each
+// full collection, which V8 traces into the function's log) and the hot tables' dead tuples and autovacuum runs
+// (they change over minutes).
 import postgres from 'postgres';
 
 /** The tables every operation of the mix writes, directly or through triggers (counters, notifications, limits). */
@@ -41,6 +42,15 @@ export interface MemorySample {
   rssMiB: number;
 }
 
+/** One full (mark-compact) collection of the function's V8 heap: what it kept alive shows a leak, RSS cannot. */
+export interface CollectionSample {
+  at: number;
+  /** The heap's objects alive after it. */
+  liveMiB: number;
+  /** The heap's size after it (what V8 holds for them). */
+  heapMiB: number;
+}
+
 export interface TableSample {
   at: number;
   table: string;
@@ -56,6 +66,7 @@ export interface Samples {
   lag: LagSample[];
   pooler: PoolerSample[];
   memory: MemorySample[];
+  collections: CollectionSample[];
   tables: TableSample[];
 }
 
@@ -64,6 +75,8 @@ export interface SampleSources {
   poolerUrl: string;
   /** The function's current process (the supervisor's: a restarted one has a new pid). */
   functionPid: () => number | undefined;
+  /** The function's log, where V8 traces its collections (the stack runs it with --trace-gc). */
+  functionLog: string;
 }
 
 function rssMiB(pid: number): number | undefined {
@@ -74,6 +87,35 @@ function rssMiB(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** V8's --trace-gc line of a full collection: "Mark-Compact 154.9 (156.4) -> 40.4 (41.5) MB, …". */
+const markCompact = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/;
+
+/** Reads what a log gained since the last call: its full collections, each taken as made `at`. */
+function collectionsReader(path: string): (at: number) => CollectionSample[] {
+  let offset = Deno.statSync(path).size;
+  return (at) => {
+    const file = Deno.openSync(path);
+    try {
+      const size = file.statSync().size;
+      if (size < offset) offset = 0;
+      const bytes = new Uint8Array(size - offset);
+      file.seekSync(offset, Deno.SeekMode.Start);
+      let read = 0;
+      while (read < bytes.length) read += file.readSync(bytes.subarray(read)) ?? bytes.length;
+      // Only whole lines: the rest is read next time.
+      const text = new TextDecoder().decode(bytes);
+      const whole = text.slice(0, text.lastIndexOf('\n') + 1);
+      offset += new TextEncoder().encode(whole).length;
+      return whole.split('\n').flatMap((line) => {
+        const found = markCompact.exec(line);
+        return found ? [{ at, liveMiB: Number(found[1]), heapMiB: Number(found[2]) }] : [];
+      });
+    } finally {
+      file.close();
+    }
+  };
 }
 
 /** The setting of a table's own (reloptions) or the server's. */
@@ -87,7 +129,8 @@ export async function sample(sources: SampleSources, startedAt: number, until: P
   const admin = new URL(sources.poolerUrl);
   admin.pathname = '/pgbouncer';
   const pgbouncer = postgres(admin.toString(), { max: 1, prepare: false, fetch_types: false });
-  const samples: Samples = { lag: [], pooler: [], memory: [], tables: [] };
+  const samples: Samples = { lag: [], pooler: [], memory: [], collections: [], tables: [] };
+  const newCollections = collectionsReader(sources.functionLog);
   let running = true;
   const stop = () => (running = false);
   until.then(stop, stop);
@@ -114,6 +157,7 @@ export async function sample(sources: SampleSources, startedAt: number, until: P
       const pid = sources.functionPid();
       const rss = pid === undefined ? undefined : rssMiB(pid);
       if (pid !== undefined && rss !== undefined) samples.memory.push({ at: at(), pid, rssMiB: rss });
+      samples.collections.push(...newCollections(at()));
       const rows = await primary`
         select s.schemaname || '.' || s.relname as table, s.n_live_tup::float8 as live, s.n_dead_tup::float8 as dead,
           s.autovacuum_count::int as autovacuums, s.last_autovacuum::text as last_autovacuum,

@@ -17,6 +17,7 @@ import { localDir, profile, readConfig, repoRoot } from '../stack/config.ts';
 import { info, step, warn } from '../stack/log.ts';
 import { queryValue } from '../stack/postgres.ts';
 import { type Stack, up } from '../stack/stack.ts';
+import { logPath } from '../stack/processes.ts';
 import { pidOf } from '../stack/supervisor.ts';
 import { type Driver, signOutEverywhere, signUpDrivers } from './drivers.ts';
 import { benchDirName, readSeedRecord } from './kept.ts';
@@ -164,7 +165,13 @@ export async function soakBench(args: string[]): Promise<void> {
     );
   }
   // The replica is part of what the soak watches: made from the kept database the first time (a copy of it).
-  const bench = profile('bench', readConfig(), { keep: true, replica: s.replica, dirName });
+  // V8 traces each collection of the function's heap into its log, where the sampler reads them.
+  const bench = profile('bench', readConfig(), {
+    keep: true,
+    replica: s.replica,
+    dirName,
+    facadeV8Flags: ['--trace-gc'],
+  });
   const stack = await up(bench);
   if (stack.authUnavailable) throw new Error(`the soak needs Supabase Auth: ${stack.authUnavailable}`);
   if (!stack.poolerUrl) throw new Error('the soak needs the pooler');
@@ -207,7 +214,12 @@ export async function soakBench(args: string[]): Promise<void> {
       rate: s.rate,
     });
     const samples = await sample(
-      { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl, functionPid: () => pidOf('functions') },
+      {
+        primaryUrl: stack.superuserUrl,
+        poolerUrl: stack.poolerUrl,
+        functionPid: () => pidOf('functions'),
+        functionLog: logPath(join(bench.dir, 'logs'), 'functions'),
+      },
       startedAt,
       load,
     );

@@ -54,6 +54,8 @@ export interface Profile {
   replica: boolean;
   /** The variable that moves all its ports (none: the bench stack's stay where they are). */
   portShiftVariable?: string;
+  /** V8 flags for the facade's process (the soak has it trace its garbage collections into its log). */
+  facadeV8Flags?: string[];
 }
 
 /** How far each profile's ports are from those of config.toml, and the variable that moves them. */
@@ -75,7 +77,7 @@ const portShifts = {
 export function profile(
   name: Profile['name'],
   config: Toml,
-  options: { keep?: boolean; replica?: boolean; dirName?: string } = {},
+  options: { keep?: boolean; replica?: boolean; dirName?: string; facadeV8Flags?: string[] } = {},
 ): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
   const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
@@ -101,6 +103,7 @@ export function profile(
     fresh: name === 'bench' ? !options.keep : name !== 'dev',
     replica: options.replica ?? true,
     portShiftVariable: variable,
+    facadeV8Flags: options.facadeV8Flags,
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
 import { authEnv } from './auth-env.ts';
-import { facadeArgs } from './facade-command.ts';
+import { facadeArgs, facadeFlags } from './facade-command.ts';
 import { startGateway } from './gateway.ts';
 import { publicJwks, type StackKeys, stackKeys } from './keys.ts';
 import { info, step, warn } from './log.ts';
@@ -207,7 +207,8 @@ export function spawnFacade(
   logDir: string,
 ): Promise<Running> {
   const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
-  const args = facadeArgs(join(repoRoot, 'functions', 'api'));
+  const v8Flags = profile.facadeV8Flags?.length ? [`--v8-flags=${profile.facadeV8Flags.join(',')}`] : [];
+  const args = facadeArgs(join(repoRoot, 'functions', 'api'), [...facadeFlags, ...v8Flags]);
   return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
     what: 'the api function',
     // Any answer will do (its /health is 503 while Auth is down): the function serves.
