@@ -207,15 +207,9 @@ export function spawnFacade(
   logDir: string,
 ): Promise<Running> {
   const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
-  const deno = { command: Deno.execPath(), args: facadeArgs(join(repoRoot, 'functions', 'api')) };
-  if (profile.facadeV8Flags?.length) {
-    // V8 prints its traces through C's stdout, which a pipe buffers by 4 KB (and loses at a SIGTERM): stdbuf
-    // (coreutils) has each line reach the log as it is printed. It execs deno, so the pid stays the function's.
-    const v8Flags = `--v8-flags=${profile.facadeV8Flags.join(',')}`;
-    deno.args = ['-oL', deno.command, ...facadeArgs(join(repoRoot, 'functions', 'api'), [...facadeFlags, v8Flags])];
-    deno.command = 'stdbuf';
-  }
-  return spawnReady(name, deno.command, { args: deno.args, env, cwd: repoRoot, logDir }, {
+  const v8Flags = profile.facadeV8Flags?.length ? [`--v8-flags=${profile.facadeV8Flags.join(',')}`] : [];
+  const args = facadeArgs(join(repoRoot, 'functions', 'api'), [...facadeFlags, ...v8Flags]);
+  return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
     what: 'the api function',
     // Any answer will do (its /health is 503 while Auth is down): the function serves.
     check: async () => {
