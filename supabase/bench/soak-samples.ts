@@ -47,8 +47,6 @@ export interface CollectionSample {
   at: number;
   /** The heap's objects alive after it. */
   liveMiB: number;
-  /** The heap's size after it (what V8 holds for them). */
-  heapMiB: number;
 }
 
 export interface TableSample {
@@ -89,8 +87,9 @@ function rssMiB(pid: number): number | undefined {
   }
 }
 
-/** V8's --trace-gc line of a full collection: "Mark-Compact 154.9 (156.4) -> 40.4 (41.5) MB, …". */
-const markCompact = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB/;
+/** V8's --trace-gc line of a full collection: "Mark-Compact 154.9 (156.4) -> 40.4 (41.5) MB, …" (alive before
+ * and after, each with the heap's size in brackets). */
+const markCompact = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB/;
 
 /** Reads what a log gained since the last call: its full collections, each taken as made `at`. */
 function collectionsReader(path: string): (at: number) => CollectionSample[] {
@@ -110,7 +109,7 @@ function collectionsReader(path: string): (at: number) => CollectionSample[] {
       offset += new TextEncoder().encode(whole).length;
       return whole.split('\n').flatMap((line) => {
         const found = markCompact.exec(line);
-        return found ? [{ at, liveMiB: Number(found[1]), heapMiB: Number(found[2]) }] : [];
+        return found ? [{ at, liveMiB: Number(found[1]) }] : [];
       });
     } finally {
       file.close();
