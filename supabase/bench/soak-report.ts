@@ -133,16 +133,17 @@ const liveLabel = (collections: CollectionSample[]) => {
 function memoryGoal(r: SoakReport): Goal {
   const { memory } = r.samples;
   const markMs = Math.min(memoryMarkMs, r.durationMs / 2);
-  const markWindow = memory.filter((m) => m.at >= markMs && m.at < markMs + r.windowMs);
   const lastWindowStart = (r.recorder.windows.length - 1) * r.windowMs;
-  const lastWindow = memory.filter((m) => m.at >= lastWindowStart);
+  const inMark = (s: { at: number }) => s.at >= markMs && s.at < markMs + r.windowMs;
+  const inLast = (s: { at: number }) => s.at >= lastWindowStart;
+  const [markWindow, lastWindow] = [memory.filter(inMark), memory.filter(inLast)];
   const pids = new Set(memory.map((m) => m.pid));
   if (!markWindow.length || !lastWindow.length) return { goal: 'memory flat', figure: 'not sampled', pass: false };
   const [mark, last] = [rssRange(markWindow), rssRange(lastWindow)];
   const { collections } = r.samples;
-  const live = `; V8 heap alive after full collections ${
-    liveLabel(collections.filter((c) => c.at >= markMs && c.at < markMs + r.windowMs))
-  } MiB from ${minutes(markMs)}, ${liveLabel(collections.filter((c) => c.at >= lastWindowStart))} in the last window`;
+  const live = `; V8 heap alive after full collections ${liveLabel(collections.filter(inMark))} MiB from ${
+    minutes(markMs)
+  }, ${liveLabel(collections.filter(inLast))} in the last window`;
   const restarts = pids.size > 1 ? `; the function was restarted (${pids.size} processes)` : '';
   return {
     goal: `the function's memory flat after ${minutes(markMs)}: the last window's largest and lowest RSS each ` +

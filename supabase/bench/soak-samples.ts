@@ -95,25 +95,16 @@ const markCompact = /Mark-Compact(?: \([a-z ]+\))? [\d.]+ \([\d.]+\) -> ([\d.]+)
 function collectionsReader(path: string): (at: number) => CollectionSample[] {
   let offset = Deno.statSync(path).size;
   return (at) => {
-    const file = Deno.openSync(path);
-    try {
-      const size = file.statSync().size;
-      if (size < offset) offset = 0;
-      const bytes = new Uint8Array(size - offset);
-      file.seekSync(offset, Deno.SeekMode.Start);
-      let read = 0;
-      while (read < bytes.length) read += file.readSync(bytes.subarray(read)) ?? bytes.length;
-      // Only whole lines: the rest is read next time.
-      const text = new TextDecoder().decode(bytes);
-      const whole = text.slice(0, text.lastIndexOf('\n') + 1);
-      offset += new TextEncoder().encode(whole).length;
-      return whole.split('\n').flatMap((line) => {
-        const found = markCompact.exec(line);
-        return found ? [{ at, liveMiB: Number(found[1]) }] : [];
-      });
-    } finally {
-      file.close();
-    }
+    const bytes = Deno.readFileSync(path);
+    if (bytes.length < offset) offset = 0;
+    // Only whole lines: a line still being written is read next time.
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    const fresh = new TextDecoder().decode(bytes.subarray(offset, Math.max(offset, end)));
+    offset = Math.max(offset, end);
+    return fresh.split('\n').flatMap((line) => {
+      const found = markCompact.exec(line);
+      return found ? [{ at, liveMiB: Number(found[1]) }] : [];
+    });
   };
 }
 
