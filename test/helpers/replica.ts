@@ -14,9 +14,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function replicaCaughtUp(timeoutMs = 15_000): Promise<void> {
   if (!replica) return;
   const [{ lsn }] = await asRoot`select pg_current_wal_flush_lsn()::text as lsn`;
+  await replicaReplayed(lsn, timeoutMs);
+}
+
+/**
+ * Waits until the replica has replayed all the WAL the primary has written so far, committed or not: past any
+ * position a reader of `pg_current_wal_lsn()` (the facade's lag meter) may have seen.
+ */
+export async function replicaReplayedAllWritten(timeoutMs = 15_000): Promise<void> {
+  if (!replica) return;
+  const [{ lsn }] = await asRoot`select pg_current_wal_lsn()::text as lsn`;
+  await replicaReplayed(lsn, timeoutMs);
+}
+
+async function replicaReplayed(lsn: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [{ replayed }] = await replica`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as replayed`;
+    const [{ replayed }] = await replica!`select pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn as replayed`;
     if (replayed) return;
     if (Date.now() > deadline) {
       throw new Error(`the replica has not replayed ${lsn} within ${timeoutMs} ms: is its replay paused?`);
