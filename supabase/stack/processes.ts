@@ -59,10 +59,14 @@ export async function spawn(name: string, command: string, options: SpawnOptions
     stdout: 'piped',
     stderr: 'piped',
   }).spawn();
-  const sink = file.writable.getWriter();
+  // Each chunk is written as it comes, in order, so the log shows what the service printed so far (a file's
+  // `writable` stream holds what it is given until it is closed: an hour's soak read its function log in bursts).
+  let written = Promise.resolve();
   const copy = (stream: ReadableStream<Uint8Array>) =>
-    stream.pipeTo(new WritableStream({ write: (chunk) => sink.write(chunk) }));
-  const copied = Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() => sink.close().catch(() => {}));
+    stream.pipeTo(new WritableStream({ write: (chunk) => (written = written.then(() => writeAll(file, chunk))) }));
+  const copied = Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() =>
+    written.finally(() => file.close())
+  );
   const exited = process.status.then(async (status) => {
     // Its last words reach the log before anyone reads it (a child it left may hold the pipes open: 1 s at most).
     await Promise.race([copied, new Promise((resolve) => setTimeout(resolve, 1_000))]);
@@ -74,6 +78,10 @@ export async function spawn(name: string, command: string, options: SpawnOptions
     exited,
     stop: () => stopProcess(process.pid, stopSignal, exited),
   };
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
 }
 
 /** Signals `pid`, waits for `exited` and SIGKILLs it after 10 s. */

@@ -207,9 +207,13 @@ export function spawnFacade(
   logDir: string,
 ): Promise<Running> {
   const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
-  const v8Flags = profile.facadeV8Flags?.length ? [`--v8-flags=${profile.facadeV8Flags.join(',')}`] : [];
+  const traced = Boolean(profile.facadeV8Flags?.length);
+  const v8Flags = traced ? [`--v8-flags=${profile.facadeV8Flags!.join(',')}`] : [];
   const args = facadeArgs(join(repoRoot, 'functions', 'api'), [...facadeFlags, ...v8Flags]);
-  return spawnReady(name, Deno.execPath(), { args, env, cwd: repoRoot, logDir }, {
+  // V8 prints its traces through C's stdout, which holds 4 KB when it is a pipe: coreutils' stdbuf makes it
+  // write each line as printed (and execs Deno, so the pid stays the function's).
+  const [command, commandArgs] = traced ? ['stdbuf', ['-oL', Deno.execPath(), ...args]] : [Deno.execPath(), args];
+  return spawnReady(name, command, { args: commandArgs, env, cwd: repoRoot, logDir }, {
     what: 'the api function',
     // Any answer will do (its /health is 503 while Auth is down): the function serves.
     check: async () => {
