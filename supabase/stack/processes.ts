@@ -61,12 +61,17 @@ export async function spawn(name: string, command: string, options: SpawnOptions
   }).spawn();
   // Each chunk is written as it comes, in order, so the log shows what the service printed so far (a file's
   // `writable` stream holds what it is given until it is closed: an hour's soak read its function log in bursts).
+  // A chunk the log cannot take (a full disk) is dropped: the pipes are still read, so the service runs on.
   let written = Promise.resolve();
   const copy = (stream: ReadableStream<Uint8Array>) =>
-    stream.pipeTo(new WritableStream({ write: (chunk) => (written = written.then(() => writeAll(file, chunk))) }));
-  const copied = Promise.all([copy(process.stdout), copy(process.stderr)]).finally(() =>
-    written.finally(() => file.close())
-  );
+    stream.pipeTo(
+      new WritableStream({
+        write: (chunk) => (written = written.then(() => writeAll(file, chunk)).catch(() => {})),
+      }),
+    );
+  const copied = Promise.all([copy(process.stdout), copy(process.stderr)])
+    .finally(() => written.finally(() => file.close()))
+    .catch(() => {});
   const exited = process.status.then(async (status) => {
     // Its last words reach the log before anyone reads it (a child it left may hold the pipes open: 1 s at most).
     await Promise.race([copied, new Promise((resolve) => setTimeout(resolve, 1_000))]);

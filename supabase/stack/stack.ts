@@ -81,7 +81,8 @@ async function startMailpit(profile: Profile, logDir: string): Promise<void> {
   });
 }
 
-async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
+/** Supabase Auth's environment as the stack runs it for `profile`. */
+export function authServerEnv(profile: Profile, keys: StackKeys, superuserUrl: string): Record<string, string> {
   const config = readConfig();
   // Every test client is 127.0.0.1, one bucket for Auth's per-IP limits: the test and fault stacks lift them, and
   // Auth's own interval between two e-mails to an account (the Send Email hook's, which the tests check, still
@@ -96,7 +97,7 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
     };
     config.auth.email.max_frequency = '1s';
   }
-  const env = authEnv({
+  return authEnv({
     config,
     keys,
     port: profile.ports.auth,
@@ -104,6 +105,10 @@ async function startAuth(profile: Profile, binary: string, keys: StackKeys, supe
     databaseUrl: roleUrl(superuserUrl, 'supabase_auth_admin') + '?sslmode=disable',
     smtpPort: profile.ports.smtp,
   });
+}
+
+async function startAuth(profile: Profile, binary: string, keys: StackKeys, superuserUrl: string, logDir: string) {
+  const env = authServerEnv(profile, keys, superuserUrl);
   await run('auth-migrate', binary, { args: ['migrate'], env, logDir });
   // The base of the scratch databases `npm run db:diff` and the schema test build.
   await saveAuthTemplate(
