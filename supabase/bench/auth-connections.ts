@@ -16,6 +16,7 @@ import { info, step } from '../stack/log.ts';
 import { httpOk, spawnReady } from '../stack/processes.ts';
 import { authServerEnv, up } from '../stack/stack.ts';
 import { type Driver, driverPassword, signUpDrivers } from './drivers.ts';
+import { startHeader } from './start-header.ts';
 import { ms, percentile, ratio } from './stats.ts';
 
 interface Server {
@@ -70,6 +71,7 @@ async function round(
 }
 
 export async function authConnectionsBench(): Promise<void> {
+  const header = await startHeader();
   const clients = Math.max(1, Number(Deno.env.get('BENCH_AUTH_CLIENTS') || 8));
   const rounds = Math.max(1, Number(Deno.env.get('BENCH_AUTH_ROUNDS') || 6));
   const roundMs = Math.max(1_000, Number(Deno.env.get('BENCH_AUTH_ROUND_MS') || 5_000));
@@ -124,7 +126,7 @@ export async function authConnectionsBench(): Promise<void> {
         }
       });
     }
-    await report(tallies, servers, { clients, rounds, roundMs });
+    await report(header, tallies, servers, { clients, rounds, roundMs });
   } finally {
     await sql.end();
     await withoutIdle.stop();
@@ -132,22 +134,23 @@ export async function authConnectionsBench(): Promise<void> {
 }
 
 async function report(
+  header: string[],
   tallies: Map<string, Tally>,
   servers: Server[],
   run: { clients: number; rounds: number; roundMs: number },
 ): Promise<void> {
   const rows: string[] = [];
+  const row = (kind: Grant, label: string, tally: Tally) => {
+    const n = tally.latencies.length;
+    return `| ${kind} | ${label} | ${n.toLocaleString('en')} | ${tally.failures} | ${
+      ms(percentile(tally.latencies, 50))
+    } | ${ms(percentile(tally.latencies, 99))} | ${(tally.sessions / Math.max(1, n)).toFixed(2)} |`;
+  };
   for (const kind of ['refresh_token', 'password'] as Grant[]) {
     const [before, after] = servers.map((server) => tallies.get(`${kind} ${server.label}`)!);
-    for (const [server, tally] of servers.map((s, i) => [s, [before, after][i]] as const)) {
-      const n = tally.latencies.length;
-      rows.push(
-        `| ${kind} | ${server.label} | ${n.toLocaleString('en')} | ${tally.failures} | ${
-          ms(percentile(tally.latencies, 50))
-        } | ${ms(percentile(tally.latencies, 99))} | ${(tally.sessions / Math.max(1, n)).toFixed(2)} |`,
-      );
-    }
     rows.push(
+      row(kind, servers[0].label, before),
+      row(kind, servers[1].label, after),
       `| ${kind} | after / before | | | ${ratio(percentile(after.latencies, 50), percentile(before.latencies, 50))} | ${
         ratio(percentile(after.latencies, 99), percentile(before.latencies, 99))
       } | |`,
@@ -156,7 +159,8 @@ async function report(
   const text = [
     "# Supabase Auth's database connections: token grants with and without idle connections",
     '',
-    `- run: ${new Date().toISOString()}, \`npm run bench:auth\` (supabase/bench/auth-connections.ts)`,
+    ...header.map((line) => `- ${line}`),
+    '- command: `npm run bench:auth` (supabase/bench/auth-connections.ts)',
     `- ${run.clients} accounts sending at once, straight to each Auth server (not through the gateway); ${run.rounds} rounds of ${run.roundMs} ms per server and grant, the servers taking turns`,
     '- sessions per request: Postgres sessions opened during the rounds (pg_stat_database.sessions) over the requests answered; the reading connection stays open',
     '',
