@@ -258,6 +258,11 @@ function sampleRows(r: SoakReport): string[] {
     const lag = within(r.samples.lag);
     const pooler = within(r.samples.pooler);
     const lagMs = lag.map((s) => s.ms);
+    const sessions = within(r.samples.sessions);
+    const opened = sessions.length > 1
+      ? (sessions[sessions.length - 1].opened - sessions[0].opened) /
+        ((sessions[sessions.length - 1].at - sessions[0].at) / 1000)
+      : NaN;
     const max = (values: number[]) => values.length ? Math.max(...values) : NaN;
     return `| ${windowLabel(r, index)} | ${count(all.latencies.length)} | ${
       (all.latencies.length / seconds).toFixed(0)
@@ -268,7 +273,7 @@ function sampleRows(r: SoakReport): string[] {
       `${ms(percentile(lagMs, 50))} / ${ms(percentile(lagMs, 99))} / ${ms(max(lagMs))} | ` +
       `${count(Math.round(percentile(lag.map((s) => s.bytes), 99) || 0))} | ${
         max(pooler.map((s) => s.waiting)) || 0
-      } | ${ms(max(pooler.map((s) => s.maxWaitMs)))} |`;
+      } | ${ms(max(pooler.map((s) => s.maxWaitMs)))} | ${Number.isFinite(opened) ? opened.toFixed(1) : '–'} |`;
   });
 }
 
@@ -332,8 +337,8 @@ export function soakMarkdown(r: SoakReport): string {
     ...(examples.length ? ['First answer of each status that was not 2xx:', '', ...examples, ''] : []),
     '## Per window',
     '',
-    '| window | requests | req/s | 5xx | function RSS MiB (lowest–largest) | V8 heap alive after full collections MiB (lowest–largest, collections) | replica lag ms p50 / p99 / max | WAL behind, bytes p99 | pooler waiting clients (max) | pooler max wait ms |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|',
+    '| window | requests | req/s | 5xx | function RSS MiB (lowest–largest) | V8 heap alive after full collections MiB (lowest–largest, collections) | replica lag ms p50 / p99 / max | WAL behind, bytes p99 | pooler waiting clients (max) | pooler max wait ms | Postgres sessions opened per s |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|',
     ...sampleRows(r),
     '',
     '### Hot tables: the most dead tuples sampled in each window (autovacuum runs in it), every 10 s',

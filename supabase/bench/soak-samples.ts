@@ -1,6 +1,7 @@
 // What the soak samples while the load runs: every second the replica's lag and the pooler's waiting clients
 // (both change within seconds), every ten seconds the function's memory (its RSS, and its V8 heap after each
-// full collection, which V8 traces into the function's log) and the hot tables' dead tuples and autovacuum runs
+// full collection, which V8 traces into the function's log), the Postgres sessions opened so far (a service that
+// does not keep its connections opens them by the request) and the hot tables' dead tuples and autovacuum runs
 // (they change over minutes).
 import postgres from 'postgres';
 
@@ -49,6 +50,12 @@ export interface CollectionSample {
   liveMiB: number;
 }
 
+/** pg_stat_database.sessions of the primary's database: the sessions opened since its statistics began. */
+export interface SessionSample {
+  at: number;
+  opened: number;
+}
+
 export interface TableSample {
   at: number;
   table: string;
@@ -65,6 +72,7 @@ export interface Samples {
   pooler: PoolerSample[];
   memory: MemorySample[];
   collections: CollectionSample[];
+  sessions: SessionSample[];
   tables: TableSample[];
 }
 
@@ -119,7 +127,7 @@ export async function sample(sources: SampleSources, startedAt: number, until: P
   const admin = new URL(sources.poolerUrl);
   admin.pathname = '/pgbouncer';
   const pgbouncer = postgres(admin.toString(), { max: 1, prepare: false, fetch_types: false });
-  const samples: Samples = { lag: [], pooler: [], memory: [], collections: [], tables: [] };
+  const samples: Samples = { lag: [], pooler: [], memory: [], collections: [], sessions: [], tables: [] };
   const newCollections = collectionsReader(sources.functionLog);
   let running = true;
   const stop = () => (running = false);
@@ -148,6 +156,10 @@ export async function sample(sources: SampleSources, startedAt: number, until: P
       const rss = pid === undefined ? undefined : rssMiB(pid);
       if (pid !== undefined && rss !== undefined) samples.memory.push({ at: at(), pid, rssMiB: rss });
       samples.collections.push(...newCollections(at()));
+      await primary`select pg_stat_clear_snapshot()`;
+      const [database] = await primary`
+        select sessions::float8 as opened from pg_stat_database where datname = current_database()`;
+      samples.sessions.push({ at: at(), opened: database.opened });
       const rows = await primary`
         select s.schemaname || '.' || s.relname as table, s.n_live_tup::float8 as live, s.n_dead_tup::float8 as dead,
           s.autovacuum_count::int as autovacuums, s.last_autovacuum::text as last_autovacuum,
