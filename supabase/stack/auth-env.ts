@@ -73,8 +73,10 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     // Auth keeps no idle database connection unless told (its log at start: limit_max_idle_conns 0), so each
     // request opened Postgres connections of its own, a backend's start and a password handshake each: most of
     // a token grant's time on a busy machine (docs/PERFORMANCE.md, "Supabase Auth's database connections").
-    // Up to 10 stay open, the size of a hosted project's default Auth pool.
+    // Up to 10 stay open, the size of a hosted project's default Auth pool, each for 1 s unused: Auth uses a
+    // kept connection without checking it, so after a Postgres restart each one it still held failed a request.
     GOTRUE_DB_MAX_IDLE_POOL_SIZE: '10',
+    GOTRUE_DB_CONN_MAX_IDLE_TIME: '1s',
 
     GOTRUE_JWT_ADMIN_ROLES: 'service_role',
     GOTRUE_JWT_AUD: 'authenticated',

@@ -1,9 +1,11 @@
 // Postgres restarted by an operator (`pg_ctl restart -m fast`) while 4 writers create posts through the
 // facade. Every acknowledged post (2xx) must be in the database afterwards, the facade must recover without
-// its process being restarted, no answer may be a 500, and the stack must adopt the new postmaster.
+// its process being restarted, no answer may be a 500, and the stack must adopt the new postmaster. Supabase
+// Auth must sign accounts in again once Postgres is back, with no connection it kept from before the restart.
 import { describe, expect, it } from 'vitest';
 import { createLoadWriter } from '../helpers/accounts.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
+import { authClient, defaultPassword } from '../helpers/users.ts';
 import { failuresByCode, formatMs, internalErrors, outageMs, printFigures, skipLoudly } from './helpers/figures.ts';
 import { postmasterPid, restartPostgres, servicePid, withDatabase } from './helpers/inject.ts';
 import { call, ok, type Outcome, sleep, startTraffic, waitUntil } from './helpers/traffic.ts';
@@ -13,6 +15,9 @@ const writers = 4;
 const steadyMs = 1_500;
 /** The longest the suite waits for the facade to write again after the restart. */
 const recoveryBoundMs = 30_000;
+/** More than the idle connections Supabase Auth keeps (supabase/stack/auth-env.ts): one held over the restart
+ * would fail a sign-in. */
+const signInsAfter = 12;
 
 /** Restarts Postgres under `traffic`, then keeps it going until a success after the restart (bounded). */
 async function restartUnder(outcomes: Outcome[]) {
@@ -26,7 +31,7 @@ async function restartUnder(outcomes: Outcome[]) {
 }
 
 describe('Postgres restarted with pg_ctl under a write load', () => {
-  it('keeps every acknowledged write, recovers without restarting the facade, adopts the new postmaster', async () => {
+  it('keeps every acknowledged write, recovers without restarting the facade or Auth, adopts the new postmaster', async () => {
     const functionPid = servicePid('functions');
     const postmasterBefore = servicePid('postgres');
     if (!authIsRunning) {
@@ -67,6 +72,13 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
       return { found: present.map((row) => row.id as string), rows: n as number };
     });
     const lost = ids.filter((id) => !found.includes(id));
+    const signIns = await Promise.all(
+      Array.from(
+        { length: authIsRunning ? signInsAfter : 0 },
+        (_, i) => authClient().signInWithPassword({ email: accounts[i % writers].email, password: defaultPassword }),
+      ),
+    );
+    const failedSignIns = signIns.flatMap((answer) => answer.error ? [answer.error.message] : []);
     const functionPidAfter = servicePid('functions');
     const postmasterAfter = postmasterPid();
     const healthAfter = await call('health', 'GET', '/health');
@@ -82,6 +94,7 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
             'acknowledged rows found': `${found.length} of ${ids.length}`,
             'lost acknowledged writes': lost.length,
             'rows written in all': `${rows} (more than acknowledged = written, but the answer failed)`,
+            'sign-ins through Supabase Auth after': `${signIns.length - failedSignIns.length} of ${signIns.length}`,
           }
           : { '/health reaching the database': acknowledged.length }),
         'failures by kind, status and code': failuresByCode(outcomes),
@@ -97,6 +110,7 @@ describe('Postgres restarted with pg_ctl under a write load', () => {
 
     expect(lost, 'acknowledged posts missing from the database').toEqual([]);
     expect(internalErrors(outcomes), 'answers with a 500').toEqual({});
+    expect(failedSignIns, 'sign-ins through Supabase Auth once Postgres is back').toEqual([]);
     expect(outcomes.some((o) => o.at > restartedAt + restartedIn && ok(o)), 'a success after the restart').toBe(true);
     expect(functionPidAfter, 'the function process survived the restart').toBe(functionPid);
     expect(postmasterAfter).not.toBe(postmasterBefore);
