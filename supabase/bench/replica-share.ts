@@ -28,11 +28,19 @@ import { median, ms, perSecond, ratio } from './stats.ts';
 import { checkOut, type Version } from './versions.ts';
 import { runWrk } from './wrk.ts';
 
-/** Before issue 42's first item, with ended sessions and counted writes pushed, and with request counts batched. */
 /** CPU ms as whole µs. */
 const micros = (cpuMs: number) => (cpuMs * 1000).toFixed(0);
 
-const defaultVersions = 'before=94270ae,ended sessions and writes pushed=236ac43,and the request counts batched=.';
+/**
+ * Before issue 42's first item, with ended sessions and counted writes pushed, with request counts batched, and
+ * with a round trip on the listening connection before each signed-in read (caller-events.ts).
+ */
+const defaultVersions = [
+  'before=94270ae',
+  'ended sessions and writes pushed=236ac43',
+  'and the request counts batched=a1e7fe0',
+  'and every notice heard before a read=.',
+].join(',');
 const callers = 8;
 
 interface Run {
@@ -247,7 +255,9 @@ export async function replicaShareBench(): Promise<void> {
         `before ${perSecond(primarySide.perSecond)} tps (p50 ${ms(primarySide.p50)} ms): it cost ` +
         `${ratio(read.perSecond, primarySide.perSecond)} of the read. After, a replica read sends the primary no ` +
         'statement of its own (the table above: what remains is shared by all reads, such as the lag measurement ' +
-        'every quarter second and the request counts written in batches).',
+        'every quarter second and the request counts written in batches), and since the last version a `select 1` ' +
+        "on the instance's listening connection before a signed-in read, one shared by the reads that arrive " +
+        'while it is under way.',
       '',
       `What the notice costs a write (pgbench, one run side by side, ${callers} callers each): a like toggled beside ` +
         `\`private.note_write()\` ${perSecond(announced.perSecond)} tps (p50 ${ms(announced.p50)} ms, p99 ${

@@ -9,7 +9,8 @@
 -- What a replica within the staleness bound may lack is what committed within the bound. So the primary tells
 -- every facade instance, on the channel `replica_reads`, each write counted ('wrote <user> <count>') and each
 -- session ended ('ended <user>': a sign-out, a ban, a deletion, a session cut short), as it commits; the facade
--- keeps them for the bound (functions/api/lib/caller-events.ts) and asks the primary nothing per read. (How far
+-- keeps them for the bound (functions/api/lib/caller-events.ts) and asks the primary nothing per read but a
+-- shared round trip on the listening connection, after which every notice sent before the read is heard. (How far
 -- behind a replica may be at most is the facade's to measure: functions/api/lib/replica-lag.ts.) Anyone who
 -- may LISTEN hears user ids and write counts: only the database's own login roles can, not API callers.
 

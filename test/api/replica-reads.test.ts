@@ -166,6 +166,26 @@ describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => 
     await asRoot`select moderation.ban_user(${member.username}, 'banned while the replica waits')`;
     expect((await read(`/${reader.username}`, token)).status).toBe(401);
   });
+
+  it('a ban is refused at once when the primary sends its notice late', async () => {
+    const member = await registerAndConfirm('banned_late');
+    await pauseReplay();
+    const token = member.session.access_token;
+    expect((await read(`/${reader.username}`, token)).status).toBe(200);
+    // The backends that send the facade its notices (functions/api/lib/caller-events.ts) stopped, as a busy
+    // primary may leave them unscheduled: the ban commits, and its notice waits until they run again.
+    const listeners = (await asRoot`select pid from pg_stat_activity where application_name = 'api listener'`)
+      .map((row) => row.pid as number);
+    expect(listeners.length).toBeGreaterThan(0);
+    for (const pid of listeners) process.kill(pid, 'SIGSTOP');
+    const resumed = sleep(300).then(() => listeners.forEach((pid) => process.kill(pid, 'SIGCONT')));
+    try {
+      await asRoot`select moderation.ban_user(${member.username}, 'banned while its notice waits')`;
+      expect((await read(`/${reader.username}`, token)).status).toBe(401);
+    } finally {
+      await resumed;
+    }
+  });
 });
 
 describe.skipIf(!authIsRunning || !replica)('a facade without replicas, or with one that is down', () => {

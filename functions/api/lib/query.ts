@@ -3,8 +3,9 @@
 // primary. The rules (docs/PRODUCT.md, "Reads and replicas"):
 // - the replica checks the caller's session and write count itself (supabase/schemas/23_replica_reads.sql);
 //   what it may not have replayed yet, the sessions that just ended and the writes just counted, the primary
-//   pushes to every instance (caller-events.ts), so a replica read asks the primary nothing. A caller whose
-//   session just ended is read on the primary, which refuses them at once;
+//   pushes to every instance (caller-events.ts), so a replica read asks the primary nothing of its own (a
+//   round trip on the listening connection, shared, makes sure every notice sent before the read is heard). A
+//   caller whose session just ended is read on the primary, which refuses them at once;
 // - when this instance cannot know (it has not listened for a whole staleness bound), the caller's count of
 //   writes is read on the primary with the session check, as every instance would have to;
 // - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
@@ -38,7 +39,7 @@ async function readOnReplica(
 ): Promise<postgres.RowList<postgres.Row[]>> {
   let writes: number | string | null = null;
   if (caller.role === 'authenticated') {
-    writes = deps.db.callerEvents?.writesToSee(caller.userId) ??
+    writes = (await deps.db.callerEvents?.writesToSee(caller.userId)) ??
       (await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`))[0].writes;
   }
   const preamble = await identity(deps.db, caller, { checkSession: false, countWrite: false });
