@@ -415,7 +415,7 @@ export interface paths {
     put?: never;
     /**
      * Verify a code: the factor counts, and the session steps up to aal2
-     * @description Checks the current code of the authenticator app. The first one verifies a new factor; each steps this session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor. Supabase Auth asks the database first (its hook private.mfa_verification_attempt()): a new factor needs its owner's proof, 5 wrong codes in 15 minutes lock the factor, and a code is accepted once.
+     * @description Checks the current code of the authenticator app. The first one verifies a new factor; each steps this session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor. Supabase Auth asks the database first (its hook private.mfa_verification_attempt()): a new factor needs its owner's proof, 5 wrong codes in 15 minutes lock the address that sent them (10 from new addresses, every new address; never the addresses the factor was used from), and a code is accepted once.
      */
     post: operations['verifyFactor'];
     delete?: never;
@@ -3230,6 +3230,56 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "current_password_required",
+     *         "message": "Give current_password to change the password",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    EndSessionError400: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code:
+          | 'bad_request'
+          | 'constraint_violation'
+          | 'current_password_required'
+          | 'error'
+          | 'incomplete_body'
+          | 'invalid_date'
+          | 'invalid_encoding'
+          | 'invalid_parameter'
+          | 'invalid_text'
+          | 'invalid_value'
+          | 'malformed_json'
+          | 'missing_value'
+          | 'validation_failed'
+          | 'value_out_of_range'
+          | 'value_too_long';
+        /**
+         * @description For people; may change
+         * @example Give current_password to change the password
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "forbidden",
      *         "message": "Only the comment's author, the post's author or an admin may delete it",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4586,6 +4636,7 @@ export interface components {
         code:
           | 'bad_request'
           | 'constraint_violation'
+          | 'current_password_required'
           | 'error'
           | 'incomplete_body'
           | 'invalid_date'
@@ -7229,7 +7280,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError400'];
+          'application/json': components['schemas']['EndSessionError400'];
         };
       };
       /** @description Not signed in */
@@ -7321,7 +7372,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError400'];
+          'application/json': components['schemas']['EndSessionError400'];
         };
       };
       /** @description Not signed in */

@@ -8,7 +8,8 @@ import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api, apiFrom } from '../helpers/http.ts';
 import { latestCode } from '../helpers/mailpit.ts';
-import { refusal, sdkUser } from '../helpers/sdk.ts';
+import { resetCode } from '../helpers/reset-codes.ts';
+import { refusal, sdkUser, signedInSdk } from '../helpers/sdk.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 import { defaultPassword } from '../helpers/users.ts';
 
@@ -235,7 +236,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect(accepted.error).toBeNull();
   });
 
-  it("an e-mailed code proves the owner too (accounts without a password); 5 wrong proofs lock the account's proofs for 15 minutes", async () => {
+  it("an e-mailed code proves the owner too (accounts without a password); 5 wrong proofs lock that session's proofs, not the owner's others", async () => {
     const owner = await sdkUser('owner');
     const { data: enrolled } = await owner.sdk.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone' });
     const since = new Date();
@@ -246,33 +247,37 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
       expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: wrong })))
         .toMatchObject({ status: 401 });
     }
-    // Locked: the right code is refused too, before it is checked.
+    // Locked for this session: the right code is refused too, before it is checked.
     expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
       .toEqual({ status: 429, code: 'PT429', hint: 'too_many_attempts' });
-    await asRoot`update private.owner_proof_failures set failures_since = now() - interval '16 minutes' where user_id = ${owner.id}`;
-    expect((await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })).data).toMatchObject(
-      { proved: true },
-    );
+    // Another session of the owner's (the guesses may be a stolen token's) proves at once.
+    const otherSession = await signedInSdk(owner);
+    expect((await otherSession.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })).data)
+      .toMatchObject({ proved: true });
     // The code is used up.
-    expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
+    expect(refusal(await otherSession.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
       .toEqual({ status: 401, code: 'PT401', hint: 'wrong_password' });
   });
 
-  it('wrong codes are counted per factor whatever the address; a code is accepted once', async () => {
+  it("wrong codes lock the address that sent them, then every new address, never the owner's own; a code is accepted once", async () => {
     const owner = await createAccount('owner');
-    const { id, secret } = await withFactor(owner);
+    const { id, secret } = await withFactor(owner); // verified from 127.0.0.1: the owner's address
     const aal1 = (await logIn(owner)).session.access_token;
     const verify = `/user/mfa/${id}/verify`;
-    for (let i = 0; i < 5; i++) {
-      expect(
-        (await apiFrom(`127.0.0.${60 + i}`, 'POST', verify, { token: aal1, json: { code: wrongCodeOf(secret) } }))
-          .status,
-      ).toBe(400);
-    }
-    // Locked for every address, the right code included.
+    const wrong = async (source: string) =>
+      (await apiFrom(source, 'POST', verify, { token: aal1, json: { code: wrongCodeOf(secret) } })).status;
+    for (let i = 0; i < 5; i++) expect(await wrong('127.0.0.60')).toBe(400);
+    // That address is locked for the rest of its 15 minutes, the right code included, and told the real wait.
+    const locked = await apiFrom('127.0.0.60', 'POST', verify, { token: aal1, json: { code: codeOf(secret) } });
+    expect(locked).toMatchObject({ status: 429, body: { error: { code: 'too_many_code_attempts' } } });
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(880);
+    expect((await api('GET', '/auth/user', { token: aal1 })).status).toBe(200);
+    // Past 10 from new addresses, every new address waits; the owner's own address does not.
+    for (let i = 1; i <= 5; i++) expect(await wrong(`127.0.0.${60 + i}`)).toBe(400);
     expect(await apiFrom('127.0.0.70', 'POST', verify, { token: aal1, json: { code: codeOf(secret) } }))
       .toMatchObject({ status: 429, body: { error: { code: 'too_many_code_attempts' } } });
-    expect((await api('GET', '/auth/user', { token: aal1 })).status).toBe(200);
+    expect((await api('POST', verify, { token: aal1, json: { code: codeOf(secret) } })).status).toBe(200);
+    await letCodesPass(id);
 
     await asRoot`update private.factor_code_checks set failures_since = now() - interval '16 minutes' where factor_id = ${id}`;
     const code = codeOf(secret);
@@ -290,17 +295,37 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect(entry.ip_address).toBe('127.0.0.71');
   });
 
+  it("junk factors enrolled with a stolen token cannot keep the owner from adding an authenticator, on Auth's door either", async () => {
+    const owner = await sdkUser('owner');
+    const thief = await signedInSdk(owner);
+    for (let i = 0; i < 12; i++) {
+      expect((await thief.auth.mfa.enroll({ factorType: 'totp', friendlyName: `junk ${i}` })).error).toBeNull();
+    }
+    const [{ count }] = await asRoot`select count(*)::int as count from auth.mfa_factors where user_id = ${owner.id}`;
+    expect(count).toBe(9);
+    const mine = await api('POST', '/user/mfa/totp', {
+      token: owner.accessToken,
+      json: { current_password: defaultPassword },
+    });
+    expect(mine.status).toBe(200);
+    // What the owner proved stays, however much junk follows.
+    for (let i = 12; i < 24; i++) await thief.auth.mfa.enroll({ factorType: 'totp', friendlyName: `junk ${i}` });
+    expect(await asRoot`select 1 from auth.mfa_factors where id = ${mine.body.id}`).toHaveLength(1);
+    expect(
+      (await api('POST', `/user/mfa/${mine.body.id}/verify`, {
+        token: owner.accessToken,
+        json: { code: codeOf(mine.body.secret) },
+      })).status,
+    ).toBe(200);
+  });
+
   it("a forgotten password with a second factor: the e-mailed code and the authenticator's, or the 72-hour removal", async () => {
     const owner = await createAccount('owner');
     const { id, secret } = await withFactor(owner);
-    const resetCode = async () => {
-      await asRoot`delete from private.code_mails where user_id = ${owner.id}`;
-      const since = new Date();
-      expect((await api('POST', '/auth/forget_password', { json: { email: owner.email } })).status).toBe(200);
-      return latestCode(owner.email, since);
-    };
     const reset = async (password: string, more: Record<string, unknown> = {}) =>
-      api('POST', '/auth/reset_password', { json: { email: owner.email, code: await resetCode(), password, ...more } });
+      api('POST', '/auth/reset_password', {
+        json: { email: owner.email, code: await resetCode(owner), password, ...more },
+      });
     const signsIn = async (password: string) =>
       (await api('POST', '/auth/login', { json: { login: owner.username, password } })).status;
 

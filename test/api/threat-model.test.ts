@@ -2,6 +2,7 @@
 // each door that reaches the cell: the facade, Supabase Auth's own endpoints (/auth/v1, as supabase-js calls them)
 // and PostgREST (/rest/v1, supabase-js from() and rpc()).
 import { createClient } from '@supabase/supabase-js';
+import { decodeJwt } from 'jose';
 import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../client/database.ts';
@@ -9,6 +10,7 @@ import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { latestCode } from '../helpers/mailpit.ts';
+import { resetCode, waitOutRecoveryInterval } from '../helpers/reset-codes.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
 
@@ -42,22 +44,6 @@ async function logIn(account: Account, password = defaultPassword) {
   return await api('POST', '/auth/login', { json: { login: account.username, password } });
 }
 
-/** The test stack's `max_frequency` (supabase/stack/stack.ts): Auth sends an account one recovery e-mail a second. */
-const recoveryIntervalMs = 1000;
-
-/** A password-reset code, as its owner would read it in the mailbox. */
-async function resetCode(account: Account): Promise<string> {
-  await asRoot`delete from private.code_mails where user_id = ${account.id}`;
-  // A second request within the interval is answered 200 but sends nothing (Auth's 429 is not passed on, so as
-  // not to tell who has an account): wait it out, as an owner asking again would.
-  const [{ sentAt }] = await asRoot`select recovery_sent_at as "sentAt" from auth.users where id = ${account.id}`;
-  const wait = sentAt ? sentAt.getTime() + recoveryIntervalMs + 50 - Date.now() : 0;
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  const since = new Date();
-  expect((await api('POST', '/auth/forget_password', { json: { email: account.email } })).status).toBe(200);
-  return await latestCode(account.email, since);
-}
-
 /** `account` with a verified authenticator, its owner proving it with the password; the aal2 token and the secret. */
 async function withFactor(account: Account) {
   const enrolled = await api('POST', '/user/mfa/totp', {
@@ -83,6 +69,28 @@ async function stillWorks(token: string): Promise<[number, number]> {
   const me = await rest(token).rpc('me');
   return [(await api('GET', '/auth/user', { token })).status, me.status];
 }
+
+/** A session begun with a code e-mailed by `signInWithOtp` (sign-in by e-mail, as a magic link's code is). */
+async function codeSession(account: Account) {
+  await asRoot`delete from private.code_mails where user_id = ${account.id}`;
+  await waitOutRecoveryInterval(account.id);
+  const since = new Date();
+  expect((await authCall('POST', '/otp', { json: { email: account.email, create_user: false } })).status).toBe(200);
+  const verified = await authCall('POST', '/verify', {
+    json: { type: 'email', email: account.email, token: await latestCode(account.email, since) },
+  });
+  expect(verified.status).toBe(200);
+  const sessionId = decodeJwt(verified.body.access_token).session_id as string;
+  return { access: verified.body.access_token as string, refresh: verified.body.refresh_token as string, sessionId };
+}
+
+/** As if the code that began the session had been e-mailed `minutes` ago. */
+async function codeAged(sessionId: string, minutes: number) {
+  await asRoot`update auth.mfa_amr_claims set created_at = now() - make_interval(mins => ${minutes})
+    where session_id = ${sessionId}`;
+}
+
+const signsInWith = async (account: Account, password: string) => (await logIn(account, password)).status;
 
 describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY.md)', () => {
   it('(a) an access token: acts as the user on every door until the session ends', async () => {
@@ -131,6 +139,60 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     expect(error?.code).toBe('42501');
     expect(await asRoot`select 1 from public.profiles where id = ${owner.id}`).toHaveLength(1);
     expect((await logIn(owner)).status).toBe(200);
+  });
+
+  it('(a) an access token of a session begun with an e-mailed code: sets a password within 10 minutes of the code, once', async () => {
+    const owner = await createAccount('owner');
+    // Fresh: the code proved the mailbox just now (Supabase's documented reset by code); once only.
+    const fresh = await codeSession(owner);
+    expect((await authCall('PUT', '/user', { token: fresh.access, json: { password: 'chosen by code' } })).status)
+      .toBe(200);
+    expect(await authCall('PUT', '/user', { token: fresh.access, json: { password: 'and once more' } }))
+      .toMatchObject({ status: 400, body: { code: 'current_password_required' } });
+    expect(await signsInWith(owner, 'chosen by code')).toBe(200);
+
+    // Stolen later: the token alone sets nothing, before or after a refresh, and every other session lives on.
+    const stolen = await codeSession(owner);
+    const laptop = (await logIn(owner, 'chosen by code')).body.session.access_token;
+    await codeAged(stolen.sessionId, 11);
+    const refused = await authCall('PUT', '/user', { token: stolen.access, json: { password: 'the thief now' } });
+    expect(refused.status).not.toBe(200);
+    expect(await signsInWith(owner, 'the thief now')).toBe(401);
+    expect(await stillWorks(laptop)).toEqual([200, 200]);
+    const refreshed = await authCall('POST', '/token?grant_type=refresh_token', {
+      json: { refresh_token: stolen.refresh },
+    });
+    expect(refreshed.status).toBe(200);
+    expect(await authCall('PUT', '/user', { token: refreshed.body.access_token, json: { password: 'the thief now' } }))
+      .toMatchObject({ status: 400, body: { code: 'current_password_required' } });
+    expect(await signsInWith(owner, 'chosen by code')).toBe(200);
+  });
+
+  it('(a) an access token of an account without a password (a Google sign-up): cannot set a first one', async () => {
+    const email = uniqueEmail('google');
+    const created = await authCall('POST', '/admin/users', {
+      token: stack.serviceRoleKey,
+      json: { email, email_confirm: true, app_metadata: { provider: 'google', providers: ['google'] } },
+    });
+    expect(created.status).toBe(200);
+    // Auth's admin API gives a random password; a Google sign-up stores none, as here.
+    await asRoot`update auth.users set encrypted_password = '' where id = ${created.body.id}`;
+    const [{ hash }] = await asRoot`select encrypted_password as hash from auth.users where id = ${created.body.id}`;
+    expect(hash).toMatch(/^\$2[aby]\$10\$/);
+    const [{ username }] = await asRoot`select username from public.profiles where id = ${created.body.id}`;
+    const owner = { id: created.body.id, email, username } as Account;
+    // A session as Google's would be: its claim is the provider's, not a code.
+    const session = await codeSession(owner);
+    await asRoot`update auth.mfa_amr_claims set authentication_method = 'oauth' where session_id = ${session.sessionId}`;
+    expect(await authCall('PUT', '/user', { token: session.access, json: { password: 'the thief now' } }))
+      .toMatchObject({ status: 400, body: { code: 'current_password_required' } });
+    expect(await signsInWith(owner, 'the thief now')).toBe(401);
+    // The owner chooses a first password as a forgotten one, with the mailbox.
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email, code: await resetCode(owner), password: 'chosen by the owner' },
+    });
+    expect(reset.status).toBe(200);
+    expect(await signsInWith(owner, 'chosen by the owner')).toBe(200);
   });
 
   it('(a) an access token: the owner signs out everywhere from any session, and every door refuses it', async () => {

@@ -24,6 +24,7 @@ const serverOnlyTables = [
   'banned_emails',
   'code_attempts',
   'code_mails',
+  'factor_address_checks',
   'factor_code_checks',
   'factor_owner_proofs',
   'factor_recoveries',

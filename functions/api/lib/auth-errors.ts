@@ -86,7 +86,17 @@ export function fromAuth(
   // Auth could not send its e-mail (its mail server is down): "Error sending confirmation email" and the like.
   if (error.status >= 500 && /error sending .*e-?mail/i.test(error.message)) return mailUnavailable();
   const refusal = error.code === 'unknown' && error.status < 500 ? hookRefusal.exec(error.message) : null;
-  if (refusal) return new ApiError(error.status as ContentfulStatusCode, refusal[1], refusal[2]);
+  if (refusal) {
+    // A locked factor names the seconds until it opens (private.too_many_code_attempts): that is the Retry-After.
+    const wait = /try again in (\d+) seconds/.exec(refusal[2])?.[1];
+    return new ApiError(
+      error.status as ContentfulStatusCode,
+      refusal[1],
+      refusal[2],
+      undefined,
+      wait ? Number(wait) : undefined,
+    );
+  }
   // The Send Email hook found no slot for the e-mail (private.take_mail_slot): Auth passes its 429 on as `unknown`.
   const code = error.code === 'unknown' && error.status === 429 ? 'over_email_send_rate_limit' : error.code;
   const known = overrides[code] ?? translations[code];

@@ -198,7 +198,8 @@ export const mfa = createRouter()
         'Checks the current code of the authenticator app. The first one verifies a new factor; each steps this ' +
         'session up to aal2 and answers its new tokens (the token sent keeps saying aal1): use them for what needs the second factor. ' +
         "Supabase Auth asks the database first (its hook private.mfa_verification_attempt()): a new factor needs its owner's proof, 5 wrong " +
-        'codes in 15 minutes lock the factor, and a code is accepted once.',
+        'codes in 15 minutes lock the address that sent them (10 from new addresses, every new address; never the addresses ' +
+        'the factor was used from), and a code is accepted once.',
       middleware: [requireUser] as const,
       request: { params: FactorParam, ...body(z.object({ code: TotpCode })) },
       responses: {
