@@ -240,6 +240,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/undo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Undo a change of who controls the account, with the code e-mailed to the previous address
+     * @description Undoes a change of who controls the account (password, e-mail, authenticator) with the code its notice e-mailed to the address the account had before, once and within 7 days: every session ends, that address comes back, the authenticators of an account that had none go, a factor removal asked for since is cancelled, and the password becomes unknowable: choose a new one with POST /auth/forget_password.
+     */
+    post: operations['undoAccountChange'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/user': {
     parameters: {
       query?: never;
@@ -1608,6 +1628,16 @@ export interface components {
       };
       profile: components['schemas']['Profile'];
     };
+    AccountChangeUndone: {
+      /** @enum {string} */
+      undone: 'password_changed' | 'email_changed' | 'mfa_factor_enrolled' | 'mfa_factor_unenrolled';
+      /** @example ana@example.com */
+      email: string;
+      /** @example true */
+      email_restored: boolean;
+      /** @example Undone. Every device is signed out; choose a new password with a reset code sent to ana@example.com. */
+      message: string;
+    };
     AccountEdited: {
       profile: components['schemas']['Profile'];
       /** @example false */
@@ -2661,8 +2691,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "email_banned",
-     *         "message": "This e-mail address belongs to a banned account",
+     *         "code": "email_not_confirmed",
+     *         "message": "Confirm your e-mail first: enter the code we sent, or ask for a new one",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -2682,7 +2712,7 @@ export interface components {
           | 'user_banned';
         /**
          * @description For people; may change
-         * @example This e-mail address belongs to a banned account
+         * @example Confirm your e-mail first: enter the code we sent, or ask for a new one
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -2966,6 +2996,133 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "current_password_required",
+     *         "message": "Give current_password to change the password",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    UndoAccountChangeError400: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code:
+          | 'bad_request'
+          | 'constraint_violation'
+          | 'current_password_required'
+          | 'error'
+          | 'incomplete_body'
+          | 'invalid_date'
+          | 'invalid_encoding'
+          | 'invalid_parameter'
+          | 'invalid_text'
+          | 'invalid_value'
+          | 'malformed_json'
+          | 'missing_value'
+          | 'validation_failed'
+          | 'value_out_of_range'
+          | 'value_too_long';
+        /**
+         * @description For people; may change
+         * @example Give current_password to change the password
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "undo_code_invalid",
+     *         "message": "No change to undo with this code: it is wrong, used, or older than 7 days",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    UndoAccountChangeError404: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'not_found' | 'route_not_found' | 'undo_code_invalid';
+        /**
+         * @description For people; may change
+         * @example No change to undo with this code: it is wrong, used, or older than 7 days
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "auth_unavailable",
+     *         "message": "The authentication service cannot be reached or did not answer in time",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    UndoAccountChangeError503: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code:
+          | 'auth_unavailable'
+          | 'database_busy'
+          | 'database_not_ready'
+          | 'database_unavailable'
+          | 'error'
+          | 'lock_timeout'
+          | 'service_unavailable';
+        /**
+         * @description For people; may change
+         * @example The authentication service cannot be reached or did not answer in time
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "invalid_changes",
      *         "message": "Changes are an object of body, media, emotion and privacy",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -3169,98 +3326,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example Sign in first
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "auth_unavailable",
-     *         "message": "The authentication service cannot be reached or did not answer in time",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    ListSessionsError503: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code:
-          | 'auth_unavailable'
-          | 'database_busy'
-          | 'database_not_ready'
-          | 'database_unavailable'
-          | 'error'
-          | 'lock_timeout'
-          | 'service_unavailable';
-        /**
-         * @description For people; may change
-         * @example The authentication service cannot be reached or did not answer in time
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "current_password_required",
-     *         "message": "Give current_password to change the password",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    EndSessionError400: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code:
-          | 'bad_request'
-          | 'constraint_violation'
-          | 'current_password_required'
-          | 'error'
-          | 'incomplete_body'
-          | 'invalid_date'
-          | 'invalid_encoding'
-          | 'invalid_parameter'
-          | 'invalid_text'
-          | 'invalid_value'
-          | 'malformed_json'
-          | 'missing_value'
-          | 'validation_failed'
-          | 'value_out_of_range'
-          | 'value_too_long';
-        /**
-         * @description For people; may change
-         * @example Give current_password to change the password
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3603,8 +3668,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "email_banned",
-     *         "message": "This e-mail address belongs to a banned account",
+     *         "code": "email_not_confirmed",
+     *         "message": "Confirm your e-mail first: enter the code we sent, or ask for a new one",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3618,7 +3683,7 @@ export interface components {
         code: 'email_banned' | 'email_not_confirmed' | 'forbidden' | 'second_factor_required' | 'user_banned';
         /**
          * @description For people; may change
-         * @example This e-mail address belongs to a banned account
+         * @example Confirm your e-mail first: enter the code we sent, or ask for a new one
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -6834,6 +6899,114 @@ export interface operations {
       };
     };
   };
+  undoAccountChange: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @example 5f0c6a5e6f1e4d8e9a432b7f1f0e9b1c */
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Undone */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountChangeUndone'];
+        };
+      };
+      /** @description Invalid code */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UndoAccountChangeError400'];
+        };
+      };
+      /** @description No change to undo with this code (wrong, used, or older than 7 days) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UndoAccountChangeError404'];
+        };
+      };
+      /** @description The body did not arrive within 10 s */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error408'];
+        };
+      };
+      /** @description A body over 64 KiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error413'];
+        };
+      };
+      /** @description A body that is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error415'];
+        };
+      };
+      /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['GetHealthError429'];
+        };
+      };
+      /** @description Unexpected; quote the request id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error500'];
+        };
+      };
+      /** @description The database, Supabase Auth or the mail server cannot be reached, or the database is busy (see Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UndoAccountChangeError503'];
+        };
+      };
+      /** @description The database took longer than the caller's statement timeout */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error504'];
+        };
+      };
+    };
+  };
   updateAccount: {
     parameters: {
       query?: never;
@@ -7240,7 +7413,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7280,7 +7453,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EndSessionError400'];
+          'application/json': components['schemas']['UndoAccountChangeError400'];
         };
       };
       /** @description Not signed in */
@@ -7334,7 +7507,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7372,7 +7545,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EndSessionError400'];
+          'application/json': components['schemas']['UndoAccountChangeError400'];
         };
       };
       /** @description Not signed in */
@@ -7417,7 +7590,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8413,7 +8586,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8539,7 +8712,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8624,7 +8797,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8758,7 +8931,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8852,7 +9025,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8971,7 +9144,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9061,7 +9234,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9192,7 +9365,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9323,7 +9496,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9415,7 +9588,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9500,7 +9673,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9594,7 +9767,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9684,7 +9857,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9815,7 +9988,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -9934,7 +10107,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10024,7 +10197,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10155,7 +10328,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10253,7 +10426,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10347,7 +10520,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10445,7 +10618,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10544,7 +10717,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10643,7 +10816,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10792,7 +10965,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -10895,7 +11068,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11044,7 +11217,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11147,7 +11320,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11229,7 +11402,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11312,7 +11485,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11432,7 +11605,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11514,7 +11687,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11584,7 +11757,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11663,7 +11836,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11742,7 +11915,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11865,7 +12038,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -11944,7 +12117,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12023,7 +12196,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12122,7 +12295,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12207,7 +12380,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12326,7 +12499,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12449,7 +12622,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12538,7 +12711,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12637,7 +12810,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12736,7 +12909,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12867,7 +13040,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -12983,7 +13156,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -13114,7 +13287,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -13211,7 +13384,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -13312,7 +13485,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError503'];
+          'application/json': components['schemas']['UndoAccountChangeError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */

@@ -13,6 +13,7 @@ import { type Quota, quotaHeaders, tighterQuota } from './lib/limits.ts';
 import { createRouter } from './lib/router.ts';
 import { utf8Only } from './lib/utf8.ts';
 import { account } from './routes/account.ts';
+import { accountUndo } from './routes/account-undo.ts';
 import { admin } from './routes/admin.ts';
 import { auth } from './routes/auth.ts';
 import { comments } from './routes/comments.ts';
@@ -100,6 +101,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
 
   app.route('/', health);
   app.route('/', auth);
+  app.route('/', accountUndo);
   app.route('/', account);
   app.route('/', sessions);
   app.route('/', mfa);

@@ -405,7 +405,11 @@ execute function private.reset_code_attempts();
 -- - at most private.mail_limits' `address` e-mails an hour from one client address (an IPv6 address counts
 --   with its /64, which one client usually holds whole);
 -- - at most its `project` e-mails an hour in all: the mail server's budget, of which one address can spend
---   only its own share.
+--   only its own share, and sign-ups and invitations (codes to accounts not yet confirmed, whoever asks) only
+--   their `signups` slice, so a flood of sign-ups to fresh addresses never stops the codes of existing accounts
+--   (resets, e-mail changes, second-factor recovery);
+-- - one e-mail-change code a minute to a new address, whatever the number of accounts asking to move to it (the
+--   other kinds go to the account's own address, which the minute per account already holds).
 -- Auth's own project-wide `email_sent` limit counts before the hook is asked, refused requests included, so
 -- one client could spend it for everyone: config.toml sets it out of reach, and the budget lives here.
 -- The numbers live in private.mail_limits: an operator changes one with an UPDATE in Studio, no migration.
@@ -414,20 +418,21 @@ execute function private.reset_code_attempts();
 insert into private.reserved_usernames (name) values ('hooks') on conflict do nothing;
 
 create table private.mail_limits (
-  scope text primary key check (scope in ('address', 'project')),
+  scope text primary key check (scope in ('address', 'project', 'signups')),
   max_mails integer not null check (max_mails > 0),
   why text not null default ''
 );
 alter table private.mail_limits enable row level security;
 comment on table private.mail_limits is
   'How many code e-mails one client address, and the whole project, may have sent per hour. Edit to change a limit.';
-comment on column private.mail_limits.scope is 'address (every request from one client address) or project (all of them).';
+comment on column private.mail_limits.scope is 'address (every request from one client address), project (all of them), or signups (the part of project that sign-up and invitation codes may take).';
 comment on column private.mail_limits.max_mails is 'The most e-mails in one hour (an e-mail change to two addresses counts two).';
 comment on column private.mail_limits.why is 'Why this number: for the next operator.';
 
 insert into private.mail_limits (scope, max_mails, why) values
   ('address', 30, 'A household or an office signing up and resetting together; 3% of the project''s hour, so it takes 34 addresses to spend it.'),
-  ('project', 1000, 'What the mail server may send an hour (Supabase''s custom SMTP default is 30; a provider''s quota is more): raise it with the sign-ups.');
+  ('project', 1000, 'What the mail server may send an hour (Supabase''s custom SMTP default is 30; a provider''s quota is more): raise it with the sign-ups.'),
+  ('signups', 600, 'The part of the project''s hour sign-up and invitation codes may take: a flood of sign-ups leaves 400 for the codes of existing accounts.');
 
 -- The last e-mail of each kind to each account. No foreign key: a sign-up's hook runs while Auth's transaction
 -- still holds the new, uncommitted user, which a foreign key check would wait for. Rows older than a minute
@@ -452,9 +457,18 @@ create table private.mail_counts (
 alter table private.mail_counts enable row level security;
 create index mail_counts_window_idx on private.mail_counts (window_start);
 comment on table private.mail_counts is 'Code e-mails sent per hour, per client address and for the whole project.';
-comment on column private.mail_counts.key is 'address:<IPv4 address or IPv6 /64>, address:unknown, or project.';
+comment on column private.mail_counts.key is 'address:<IPv4 address or IPv6 /64>, address:unknown, project, or project:signups.';
 
-revoke all on private.mail_limits, private.code_mails, private.mail_counts from anon, authenticated;
+-- The last e-mail-change code to each new address (lower case), whichever account asked: a minute's worth.
+create table private.recipient_mails (
+  recipient text primary key,
+  sent_at timestamptz not null default now()
+);
+alter table private.recipient_mails enable row level security;
+create index recipient_mails_sent_at_idx on private.recipient_mails (sent_at);
+comment on table private.recipient_mails is 'When an e-mail-change code last went to each new address, whichever account asked (a minute''s worth).';
+
+revoke all on private.mail_limits, private.code_mails, private.mail_counts, private.recipient_mails from anon, authenticated;
 
 -- The key a client address counts under (Auth names it as text: anything but an address is `unknown`).
 create function private.mail_address_key(p_address text)
@@ -495,10 +509,10 @@ $$;
 revoke execute on function private.count_mails(text, integer, integer, text) from public;
 
 -- A slot for p_mails e-mails of p_kind (Auth's email_action_type) to account p_user_id, asked for by the
--- client at p_address: null when taken (the e-mails may go), else why not, as the client may read it (the
--- hook answers it with 429). A refusal counts nothing. Each account's slot is held by its row lock, the
--- counts by theirs, so concurrent requests are counted one after another.
-create function private.take_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer)
+-- client at p_address (and for an e-mail change, to the new address p_new_email): null when taken (the e-mails may
+-- go), else why not, as the client may read it (the hook answers it with 429). A refusal counts nothing. Each
+-- account's slot is held by its row lock, the counts by theirs, so concurrent requests are counted one after another.
+create function private.take_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer, p_new_email text default '')
 returns text
 language plpgsql
 volatile
@@ -514,11 +528,23 @@ begin
     on conflict (user_id, kind) do update set sent_at = now()
     where m.sent_at <= now() - interval '60 seconds';
     if not found then
-      raise exception using errcode = 'PT429', message = 'An e-mail of this kind went to this account less than a minute ago: use its code, or ask again in a minute';
+      raise exception using errcode = 'PT429', message = 'An e-mail of this kind was sent less than a minute ago: use its code, or ask again in a minute';
+    end if;
+    if p_kind = 'email_change' and coalesce(p_new_email, '') <> '' then
+      insert into private.recipient_mails as r (recipient) values (lower(p_new_email))
+      on conflict (recipient) do update set sent_at = now()
+      where r.sent_at <= now() - interval '60 seconds';
+      if not found then
+        raise exception using errcode = 'PT429', message = 'An e-mail of this kind was sent less than a minute ago: use its code, or ask again in a minute';
+      end if;
     end if;
     if v_limits ? 'address' then
       perform private.count_mails(private.mail_address_key(p_address), p_mails, (v_limits ->> 'address')::integer,
         'Too many e-mails requested from your address this hour: try again later');
+    end if;
+    if p_kind in ('signup', 'invite') and v_limits ? 'signups' then
+      perform private.count_mails('project:signups', p_mails, (v_limits ->> 'signups')::integer,
+        'Too many sign-ups this hour: try again later');
     end if;
     if v_limits ? 'project' then
       perform private.count_mails('project', p_mails, (v_limits ->> 'project')::integer,
@@ -529,19 +555,21 @@ begin
   end;
   delete from private.code_mails m
   where m.ctid = any (array(select o.ctid from private.code_mails o where o.sent_at < now() - interval '60 seconds' limit 500));
+  delete from private.recipient_mails m
+  where m.ctid = any (array(select o.ctid from private.recipient_mails o where o.sent_at < now() - interval '60 seconds' limit 500));
   delete from private.mail_counts c
   where c.ctid = any (array(select o.ctid from private.mail_counts o where o.window_start < date_trunc('hour', now()) limit 500));
   return null;
 end;
 $$;
-revoke execute on function private.take_mail_slot(uuid, text, text, integer) from public;
-grant execute on function private.take_mail_slot(uuid, text, text, integer) to service_role;
-comment on function private.take_mail_slot(uuid, text, text, integer) is
-  'Takes a slot for p_mails code e-mails of p_kind to an account, asked for from p_address: null, or why not (once a minute per account and kind, per-address and project budgets per hour).';
+revoke execute on function private.take_mail_slot(uuid, text, text, integer, text) from public;
+grant execute on function private.take_mail_slot(uuid, text, text, integer, text) to service_role;
+comment on function private.take_mail_slot(uuid, text, text, integer, text) is
+  'Takes a slot for p_mails code e-mails of p_kind to an account, asked for from p_address: null, or why not (once a minute per account and kind and per new address, per-address, sign-up and project budgets per hour).';
 
 -- Gives back a slot whose e-mails could not be sent (the mail server down): the account may ask again at once,
 -- and nothing of the budgets is spent.
-create function private.give_back_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer)
+create function private.give_back_mail_slot(p_user_id uuid, p_kind text, p_address text, p_mails integer, p_new_email text default '')
 returns void
 language sql
 volatile
@@ -549,13 +577,63 @@ security definer
 set search_path = ''
 as $$
   delete from private.code_mails m where m.user_id = p_user_id and m.kind = p_kind;
+  delete from private.recipient_mails r where p_kind = 'email_change' and r.recipient = lower(p_new_email);
   update private.mail_counts c set mails = greatest(0, c.mails - p_mails)
-  where c.key in (private.mail_address_key(p_address), 'project') and c.window_start = date_trunc('hour', now());
+  where c.window_start = date_trunc('hour', now())
+    and (c.key in (private.mail_address_key(p_address), 'project')
+         or (c.key = 'project:signups' and p_kind in ('signup', 'invite')));
 $$;
-revoke execute on function private.give_back_mail_slot(uuid, text, text, integer) from public;
-grant execute on function private.give_back_mail_slot(uuid, text, text, integer) to service_role;
-comment on function private.give_back_mail_slot(uuid, text, text, integer) is
+revoke execute on function private.give_back_mail_slot(uuid, text, text, integer, text) from public;
+grant execute on function private.give_back_mail_slot(uuid, text, text, integer, text) to service_role;
+comment on function private.give_back_mail_slot(uuid, text, text, integer, text) is
   'Gives back a slot of private.take_mail_slot whose e-mails could not be sent.';
+
+-- Auth signs each call of the Send Email hook (Standard Webhooks) with an id, and may call again with the same
+-- one (after its 5 s timeout, say); a signature stays good for 5 minutes, so anyone who saw a signed request could
+-- also send it again. The hook sends the e-mails of an id once: a delivery is taken here first, and given back
+-- only when the mail server failed (so Auth's next call sends them). Ids older than 10 minutes are forgotten.
+create table private.hook_deliveries (
+  webhook_id text primary key,
+  received_at timestamptz not null default now()
+);
+alter table private.hook_deliveries enable row level security;
+revoke all on private.hook_deliveries from anon, authenticated;
+comment on table private.hook_deliveries is 'The Send Email hook''s calls of the last 10 minutes, by Standard Webhooks id: each is sent once.';
+comment on column private.hook_deliveries.webhook_id is 'The webhook-id header of Auth''s signed call.';
+comment on column private.hook_deliveries.received_at is 'When the hook first took it.';
+
+create function private.take_hook_delivery(p_webhook_id text)
+returns boolean
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  with forgotten as (
+    delete from private.hook_deliveries d where d.received_at < now() - interval '10 minutes'
+  )
+  insert into private.hook_deliveries (webhook_id) values (p_webhook_id)
+  on conflict (webhook_id) do nothing
+  returning true;
+$$;
+revoke execute on function private.take_hook_delivery(text) from public;
+grant execute on function private.take_hook_delivery(text) to service_role;
+comment on function private.take_hook_delivery(text) is
+  'True the first time the Send Email hook takes a call id (null after): its e-mails are sent once.';
+
+create function private.give_back_hook_delivery(p_webhook_id text)
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  delete from private.hook_deliveries d where d.webhook_id = p_webhook_id;
+$$;
+revoke execute on function private.give_back_hook_delivery(text) from public;
+grant execute on function private.give_back_hook_delivery(text) to service_role;
+comment on function private.give_back_hook_delivery(text) is
+  'Forgets a call id whose e-mails could not be sent, so Auth''s next call with it sends them.';
 
 -- A new e-mail asked for with PUT /user: once a minute per account, whatever the address. Auth e-mails the codes
 -- to a free address and then holds the account to its max_frequency, but refuses a taken one before that: without

@@ -29,6 +29,16 @@ function google(auth: Toml, externalUrl: string): Record<string, string> {
   };
 }
 
+/** Auth's notices of account changes (`[auth.email.notification.<kind>] enabled`), as the CLI maps them. */
+function notifications(email: Toml): Record<string, string> {
+  const settings = (email.notification ?? {}) as Record<string, Toml>;
+  return Object.fromEntries(
+    Object.entries(settings).map((
+      [kind, setting],
+    ) => [`GOTRUE_MAILER_NOTIFICATIONS_${kind.toUpperCase()}_ENABLED`, flag(setting.enabled)]),
+  );
+}
+
 /** Multi-factor authentication (`[auth.mfa]`, `[auth.mfa.totp]`), as the CLI maps it. */
 function mfa(auth: Toml): Record<string, string> {
   const mfa = auth.mfa ?? {};
@@ -106,6 +116,7 @@ export function authEnv(input: AuthEnvInput): Record<string, string> {
     GOTRUE_MAILER_URLPATHS_CONFIRMATION: `${input.externalUrl}/verify`,
     GOTRUE_MAILER_URLPATHS_RECOVERY: `${input.externalUrl}/verify`,
     GOTRUE_MAILER_URLPATHS_EMAIL_CHANGE: `${input.externalUrl}/verify`,
+    ...notifications(email),
     GOTRUE_SMTP_MAX_FREQUENCY: email.max_frequency ?? '1s',
     GOTRUE_SMTP_HOST: '127.0.0.1',
     GOTRUE_SMTP_PORT: String(input.smtpPort),

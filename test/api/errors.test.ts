@@ -178,6 +178,7 @@ describe('GET /openapi.json', () => {
       'POST /api/auth/requestdeletecode',
       'POST /api/auth/resend_code',
       'POST /api/auth/reset_password',
+      'POST /api/auth/undo',
       'POST /api/close_friends/{username}',
       'POST /api/notifications/read',
       'POST /api/post/comment/{commentId}/like',

@@ -2,6 +2,7 @@
 // Auth's own /recover, /otp, /resend, /signup or the facade, Auth's Send Email hook sends at most one e-mail of a
 // kind to an account a minute, and one client address spends only its share of the project's hourly budget.
 // Requests go through the gateway from distinct loopback addresses, as clients with many addresses would send them.
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
@@ -72,6 +73,16 @@ auth('a flood of code requests for one account', () => {
     expect(await subjectsTo(email)).toEqual([subjects.confirmation]);
   });
 
+  it('sends a new address one e-mail-change code a minute, however many accounts ask to move to it', async () => {
+    const bystander = uniqueEmail('bystander');
+    const movers = await Promise.all(Array.from({ length: 4 }, (_, i) => createAccount(`mover${i}`)));
+    const asked = await Promise.all(
+      movers.map((mover, i) => authFrom(`127.0.0.${80 + i}`, 'PUT', '/user', { email: bystander }, mover.accessToken)),
+    );
+    expect(asked.map((answer) => answer.status).sort()).toEqual([200, 429, 429, 429]);
+    expect(await subjectsTo(bystander)).toEqual([subjects.emailChange]);
+  });
+
   it("still lets another account's code out at once", async () => {
     const [victim, bystander] = [await createAccount('victim'), await createAccount('bystander')];
     await Promise.all(
@@ -124,6 +135,42 @@ auth('the hourly budgets', () => {
     const over = await recover('127.0.0.53', 6);
     expect([over.status, over.body.msg]).toEqual([429, 'Too many e-mails requested this hour: try again later']);
     expect((await mailsTo(accounts[6].email)).length).toBe(0);
+  });
+});
+
+auth('the sign-ups slice of the hour', () => {
+  let kept: { scope: string; max_mails: number }[] = [];
+
+  beforeAll(async () => {
+    kept = await asRoot`select scope, max_mails from private.mail_limits`;
+    const [{ seconds }] =
+      await asRoot`select extract(epoch from date_trunc('hour', now()) + interval '1 hour' - now())::int as seconds`;
+    if (seconds < 30) await new Promise((resolve) => setTimeout(resolve, (seconds + 1) * 1000));
+    // Room for one more sign-up code than the suite has sent this hour; the project's budget far away.
+    const [{ sent }] = await asRoot`
+      select coalesce((select mails from private.mail_counts where key = 'project:signups' and window_start = date_trunc('hour', now())), 0) as sent`;
+    await asRoot`update private.mail_limits set max_mails = ${sent + 1} where scope = 'signups'`;
+  });
+
+  afterAll(async () => {
+    for (const limit of kept) {
+      await asRoot`update private.mail_limits set max_mails = ${limit.max_mails} where scope = ${limit.scope}`;
+    }
+  });
+
+  it('a flood of sign-ups to fresh addresses stops at its slice; an existing account still gets its reset code', async () => {
+    const signUp = (source: string) =>
+      authFrom(source, 'POST', '/signup', {
+        email: uniqueEmail('flood'),
+        password: defaultPassword,
+        data: { username: `f_${crypto.randomUUID().slice(0, 8)}` },
+      });
+    expect((await signUp('127.0.0.90')).status).toBe(200);
+    const over = await signUp('127.0.0.91');
+    expect([over.status, over.body.msg]).toEqual([429, 'Too many sign-ups this hour: try again later']);
+    const owner = await createAccount('owner');
+    expect((await authFrom('127.0.0.92', 'POST', '/recover', { email: owner.email })).status).toBe(200);
+    expect(await subjectsTo(owner.email)).toEqual([subjects.recovery]);
   });
 });
 
@@ -201,5 +248,35 @@ auth('every e-mail Auth sends through the hook', () => {
     });
     expect(forged.status).toBe(401);
     expect(await mailsTo(email)).toEqual([]);
+  });
+
+  it("sends a signed call's e-mails once: Auth calling again, or a replay of its request, sends nothing more", async () => {
+    const account = await createAccount('replayed');
+    await asRoot`delete from private.code_mails where user_id = ${account.id}`;
+    const secret = process.env.SEND_EMAIL_HOOK_SECRET!.replace(/^v1,whsec_/, '');
+    const payload = JSON.stringify({
+      user: { id: account.id, email: account.email },
+      email_data: { email_action_type: 'recovery', token: '123456' },
+    });
+    const id = `msg_${crypto.randomUUID()}`;
+    const timestamp = new Date();
+    const signature = new Webhook(secret).sign(id, timestamp, payload);
+    const send = () =>
+      fetch(`${stack.functionsUrl}/hooks/send_email`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body: payload,
+      });
+    expect((await send()).status).toBe(200);
+    // A minute later the account's slot is free again; the same signed call still sends nothing.
+    await asRoot`delete from private.code_mails where user_id = ${account.id}`;
+    const again = await send();
+    expect([again.status, await again.json()]).toEqual([200, {}]);
+    expect(await mailsTo(account.email)).toHaveLength(1);
   });
 });

@@ -29,6 +29,7 @@ const publicOperations = [
   'forgetPassword',
   'resetPassword',
   'resendCode',
+  'undoAccountChange',
 ];
 
 describe('the OpenAPI document', () => {

@@ -9,7 +9,7 @@ import type { Database } from '../../client/database.ts';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
-import { latestCode } from '../helpers/mailpit.ts';
+import { latestCode, latestUndoCode } from '../helpers/mailpit.ts';
 import { resetCode, waitOutRecoveryInterval } from '../helpers/reset-codes.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
@@ -283,6 +283,77 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
       hint: 'second_factor_required',
     });
     expect((await logIn(owner)).status).toBe(200);
+  });
+
+  it('(c) the password, no second factor: the notice of a new password undoes it from the mailbox, and the thief is out', async () => {
+    const owner = await createAccount('owner');
+    const thief = (await logIn(owner)).body.session.access_token;
+    const since = new Date();
+    const changed = await authCall('PUT', '/user', {
+      token: thief,
+      json: { password: 'the thief now', current_password: defaultPassword },
+    });
+    expect(changed.status).toBe(200);
+    const code = await latestUndoCode(owner.email, since);
+    // The link opens a page; only its button undoes (a mail scanner following links changes nothing).
+    const page = await fetch(`${stack.functionsUrl}/auth/undo?code=${code}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(code);
+    expect(await signsInWith(owner, 'the thief now')).toBe(200);
+
+    const undone = await api('POST', '/auth/undo', { json: { code } });
+    expect(undone).toMatchObject({ status: 200, body: { undone: 'password_changed', email: owner.email } });
+    expect(await stillWorks(thief)).toEqual([401, 401]);
+    expect(await signsInWith(owner, 'the thief now')).toBe(401);
+    expect(await signsInWith(owner, defaultPassword)).toBe(401);
+    expect(await api('POST', '/auth/undo', { json: { code } }))
+      .toMatchObject({ status: 404, body: { error: { code: 'undo_code_invalid' } } });
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'mine again' },
+    });
+    expect(reset.status).toBe(200);
+    expect(await signsInWith(owner, 'mine again')).toBe(200);
+  });
+
+  it('(c) the password, no second factor: an authenticator the thief adds goes with the undo of its notice', async () => {
+    const owner = await createAccount('owner');
+    const thief = (await logIn(owner)).body.session.access_token;
+    const since = new Date();
+    const enrolled = await api('POST', '/user/mfa/totp', { token: thief, json: { current_password: defaultPassword } });
+    const verified = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
+      token: thief,
+      json: { code: codeOf(enrolled.body.secret) },
+    });
+    expect(verified.status).toBe(200);
+    const code = await latestUndoCode(owner.email, since);
+    expect((await api('POST', '/auth/undo', { json: { code } })).body.undone).toBe('mfa_factor_enrolled');
+    expect(await asRoot`select 1 from auth.mfa_factors where user_id = ${owner.id}`).toHaveLength(0);
+    expect(await stillWorks(verified.body.session.access_token)).toEqual([401, 401]);
+  });
+
+  it('(d) the password and the mailbox, no second factor: the notice to the previous address takes the e-mail back', async () => {
+    const owner = await createAccount('owner');
+    const thief = (await logIn(owner)).body.session.access_token;
+    const thiefAddress = uniqueEmail('thief');
+    const asked = new Date();
+    expect((await authCall('PUT', '/user', { token: thief, json: { email: thiefAddress } })).status).toBe(200);
+    const [current, next] = [await latestCode(owner.email, asked), await latestCode(thiefAddress, asked)];
+    const since = new Date();
+    await authCall('POST', '/verify', { json: { type: 'email_change', email: owner.email, token: current } });
+    await authCall('POST', '/verify', { json: { type: 'email_change', email: thiefAddress, token: next } });
+    expect(await asRoot`select 1 from auth.users where id = ${owner.id} and email = ${thiefAddress}`).toHaveLength(1);
+
+    const code = await latestUndoCode(owner.email, since);
+    expect(await api('POST', '/auth/undo', { json: { code } })).toMatchObject({
+      status: 200,
+      body: { undone: 'email_changed', email: owner.email, email_restored: true },
+    });
+    expect(await asRoot`select 1 from auth.users where id = ${owner.id} and email = ${owner.email}`).toHaveLength(1);
+    expect(await stillWorks(thief)).toEqual([401, 401]);
+    const reset = await api('POST', '/auth/reset_password', {
+      json: { email: owner.email, code: await resetCode(owner), password: 'mine again' },
+    });
+    expect(reset.status).toBe(200);
   });
 
   it('(d) the password and the mailbox, with a second factor: only the 72-hour removal, which the owner sees and cancels', async () => {

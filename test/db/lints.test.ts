@@ -20,6 +20,7 @@ const config = parse(readFileSync('supabase/config.toml', 'utf8')) as {
  * mistake still shows them no row: only security definer helpers and the server read and write them.
  */
 const serverOnlyTables = [
+  'account_changes',
   'admins',
   'banned_emails',
   'code_attempts',
@@ -29,11 +30,13 @@ const serverOnlyTables = [
   'factor_owner_proofs',
   'factor_recoveries',
   'feed_sources',
+  'hook_deliveries',
   'idempotent_requests',
   'mail_counts',
   'mail_limits',
   'owner_proof_failures',
   'post_mention_notices',
+  'recipient_mails',
   'request_counts',
   'request_limits',
   'reserved_usernames',

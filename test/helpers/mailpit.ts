@@ -29,6 +29,23 @@ export async function latestCode(email: string, since = new Date(0), timeoutMs =
   throw new Error(`no code e-mailed to ${email} within ${timeoutMs} ms`);
 }
 
+/** The undo code of the newest notice of an account change (private.record_account_change) sent to `email` after `since`. */
+export async function latestUndoCode(email: string, since: Date, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const query = encodeURIComponent(`to:"${email}" subject:"DayKeeper:"`);
+  while (Date.now() < deadline) {
+    const { messages } = await getJson<{ messages: MessageSummary[] }>(`/api/v1/search?query=${query}&limit=1`);
+    const newest = messages[0];
+    if (newest && new Date(newest.Created) >= since) {
+      const message = await getJson<{ Text: string }>(`/api/v1/message/${newest.ID}`);
+      const code = /\b([0-9a-f]{32})\b/.exec(message.Text)?.[1];
+      if (code) return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no notice of an account change e-mailed to ${email} within ${timeoutMs} ms`);
+}
+
 /** How many e-mails `email` has received (after waiting `settleMs` for any still on their way). */
 export async function mailCount(email: string, settleMs = 1_000): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, settleMs));

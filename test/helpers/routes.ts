@@ -2,6 +2,7 @@
 // the very schemas the routes validate requests with and document their answers by.
 import type { RouteConfig, z } from '@hono/zod-openapi';
 import { account } from '../../functions/api/routes/account.ts';
+import { accountUndo } from '../../functions/api/routes/account-undo.ts';
 import { admin } from '../../functions/api/routes/admin.ts';
 import { auth } from '../../functions/api/routes/auth.ts';
 import { comments } from '../../functions/api/routes/comments.ts';
@@ -17,6 +18,7 @@ import { users } from '../../functions/api/routes/users.ts';
 
 const routers = [
   account,
+  accountUndo,
   accountExport,
   admin,
   auth,

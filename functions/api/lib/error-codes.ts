@@ -92,6 +92,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
       'request_not_found',
       'route_not_found',
       'session_not_found',
+      'undo_code_invalid',
       'user_not_found',
     ],
     example: { 'code': 'post_not_found', 'message': 'Post not found' },
@@ -300,6 +301,7 @@ export const errorMessages: Record<string, string> = {
   truncate_refused:
     'Truncating … would leave the counters counting its rows: delete them instead (the counters follow)',
   unauthorized: 'Sign in first',
+  undo_code_invalid: 'No change to undo with this code: it is wrong, used, or older than 7 days',
   unsupported_media_type: 'Send the body as JSON, with "Content-Type: application/json"',
   user_banned: 'This account is banned',
   user_not_found: 'No such account',

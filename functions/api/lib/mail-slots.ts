@@ -13,6 +13,8 @@ export interface MailSlot {
   /** The client that asked, as Auth or the gateway names it ('' when unknown). */
   address: string;
   mails: number;
+  /** For an e-mail change, the new address (one such code a minute to it, whichever account asks). */
+  newEmail?: string;
 }
 
 /** Null when the slot is taken (the e-mails may go), else why not, as the client may read it. */
@@ -20,7 +22,9 @@ export async function takeMailSlot(deps: RequestDeps, slot: MailSlot): Promise<s
   const [{ refusal }] = await queryAs(
     deps,
     server,
-    sql`select private.take_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails}) as refusal`,
+    sql`select private.take_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails}, ${
+      slot.newEmail ?? ''
+    }) as refusal`,
   );
   return refusal;
 }
@@ -30,6 +34,22 @@ export async function giveBackMailSlot(deps: RequestDeps, slot: MailSlot): Promi
   await queryAs(
     deps,
     server,
-    sql`select private.give_back_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails})`,
+    sql`select private.give_back_mail_slot(${slot.userId}, ${slot.kind}, ${slot.address}, ${slot.mails}, ${
+      slot.newEmail ?? ''
+    })`,
   );
+}
+
+/**
+ * Whether this is the first call of the hook with `webhookId` (Standard Webhooks' id) in 10 minutes: the e-mails of
+ * a signed call go once, however often it is replayed (private.take_hook_delivery).
+ */
+export async function takeHookDelivery(deps: RequestDeps, webhookId: string): Promise<boolean> {
+  const [{ taken }] = await queryAs(deps, server, sql`select private.take_hook_delivery(${webhookId}) as taken`);
+  return taken === true;
+}
+
+/** Forgets a call whose e-mails the mail server did not take, so that Auth's next call with its id sends them. */
+export async function giveBackHookDelivery(deps: RequestDeps, webhookId: string): Promise<void> {
+  await queryAs(deps, server, sql`select private.give_back_hook_delivery(${webhookId})`);
 }

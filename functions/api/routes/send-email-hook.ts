@@ -9,8 +9,17 @@ import { z } from 'zod';
 import type { Context } from 'hono';
 import type { AppEnv, RequestDeps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
-import { giveBackMailSlot, type MailSlot, takeMailSlot } from '../lib/mail-slots.ts';
+import {
+  giveBackHookDelivery,
+  giveBackMailSlot,
+  type MailSlot,
+  takeHookDelivery,
+  takeMailSlot,
+} from '../lib/mail-slots.ts';
+import { queryAs } from '../lib/query.ts';
 import { createRouter } from '../lib/router.ts';
+import { sql } from '../lib/sql-text.ts';
+import { server } from '../lib/tokens.ts';
 
 /** Auth's e-mail action types, each with its template (functions/api/templates/<name>.html). */
 const templates: Record<string, string> = {
@@ -20,6 +29,33 @@ const templates: Record<string, string> = {
   recovery: 'recovery',
   email_change: 'email_change',
   reauthentication: 'reauthentication',
+};
+
+/**
+ * Auth's notices of a change of who controls the account (config.toml `[auth.email.notification.*]`): each goes to
+ * the address the account had before, with a one-use undo code the database records (34_account_changes.sql).
+ */
+const notices: Record<string, { kind: string; what: string; detail: (data: HookInput['email_data']) => string }> = {
+  password_changed_notification: {
+    kind: 'password_changed',
+    what: 'Your password was changed',
+    detail: () => 'The password was changed',
+  },
+  email_changed_notification: {
+    kind: 'email_changed',
+    what: 'Your e-mail address was changed',
+    detail: () => 'The e-mail address was changed to another one',
+  },
+  mfa_factor_enrolled_notification: {
+    kind: 'mfa_factor_enrolled',
+    what: 'An authenticator was added',
+    detail: (data) => `A second factor (${data.factor_type || 'totp'}) was added`,
+  },
+  mfa_factor_unenrolled_notification: {
+    kind: 'mfa_factor_unenrolled',
+    what: 'An authenticator was removed',
+    detail: (data) => `A second factor (${data.factor_type || 'totp'}) was removed`,
+  },
 };
 
 const HookInput = z.object({
@@ -33,6 +69,8 @@ const HookInput = z.object({
     token_hash_new: z.string().default(''),
     redirect_to: z.string().default(''),
     site_url: z.string().default(''),
+    old_email: z.string().default(''),
+    factor_type: z.string().default(''),
   }),
 });
 type HookInput = z.infer<typeof HookInput>;
@@ -68,6 +106,11 @@ function mailsOf({ user, email_data: data }: HookInput): CodeMail[] {
   return [mail(user.new_email, data.token || data.token_new, data.token_hash)];
 }
 
+/** The hook's database access: not the request limits of the address Auth calls from (the slot counts the client Auth names). */
+function hookDeps(c: Context<AppEnv>): RequestDeps {
+  return { ...c.var.deps, request: { ...c.var.deps.request, quota: undefined, readOnly: false } };
+}
+
 /** How the hook answers Auth: a refusal is a 200 whose `error` Auth passes on to its client with `http_code`. */
 function refuse(c: Context<AppEnv>, httpCode: number, message: string) {
   return c.json({ error: { http_code: httpCode, message } }, 200);
@@ -96,18 +139,23 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async func
     return c.json({ error: { http_code: 401, message: 'Not signed with the hook secret' } }, 401);
   }
   const parsed = HookInput.safeParse(payload);
-  if (!parsed.success || !templates[parsed.data.email_data.email_action_type]) {
+  const notice = parsed.success ? notices[parsed.data.email_data.email_action_type] : undefined;
+  if (!parsed.success || (!notice && !templates[parsed.data.email_data.email_action_type])) {
     return refuse(c, 500, 'Error sending e-mail: the Send Email hook has no template for this e-mail');
   }
+  const deps = hookDeps(c);
+  // A call already taken (Auth calling again, or a replay of its signed request) is answered as sent.
+  const webhookId = c.req.header('webhook-id') ?? '';
+  if (!(await takeHookDelivery(deps, webhookId))) return c.json({}, 200);
+  if (notice) return await sendNotice(c, parsed.data, notice, webhookId);
   const input = parsed.data;
   const mails = mailsOf(input);
-  // Not the request limits of the address Auth calls from: the slot counts the client Auth names.
-  const deps: RequestDeps = { ...c.var.deps, request: { ...c.var.deps.request, quota: undefined, readOnly: false } };
   const slot: MailSlot = {
     userId: input.user.id,
     kind: input.email_data.email_action_type,
     address: input.metadata.ip_address,
     mails: mails.length,
+    newEmail: input.user.new_email,
   };
   const refusal = await takeMailSlot(deps, slot);
   if (refusal) return refuse(c, 429, refusal);
@@ -116,8 +164,45 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async func
   } catch (error) {
     console.error('send_email hook: the mail server failed:', error instanceof Error ? error.message : error);
     await giveBackMailSlot(deps, slot);
+    await giveBackHookDelivery(deps, webhookId);
     // Auth answers its client as it does when its own mail server fails ("Error sending … email", 500).
     return refuse(c, 500, 'Error sending e-mail: the mail server is unavailable');
   }
   return c.json({}, 200);
 });
+
+/**
+ * A notice of a change, to the address the account had before it (for an e-mail change, Auth's `old_email`). It
+ * takes no mail slot: it follows a change the account made, not a request anyone may send, and must not be lost
+ * to a budget a flood spent. The mail server failing loses it (Auth only logs the hook's error), as Auth would.
+ */
+async function sendNotice(c: Context<AppEnv>, input: HookInput, notice: (typeof notices)[string], webhookId: string) {
+  const to = input.email_data.old_email || input.user.email;
+  const deps = hookDeps(c);
+  const [{ code }] = await queryAs(
+    deps,
+    server,
+    sql`select private.record_account_change(${input.user.id}, ${notice.kind}, ${to}, ${input.metadata.ip_address}) as code`,
+  );
+  const undoUrl = `${deps.env.SUPABASE_URL.replace(/\/$/, '')}/functions/v1/api/auth/undo?code=${code}`;
+  try {
+    await deps.sendMail({
+      template: 'account_changed',
+      to,
+      fields: {
+        What: notice.what,
+        Detail: notice.detail(input.email_data),
+        Email: to,
+        When: new Date().toISOString().slice(0, 16).replace('T', ' '),
+        ClientAddress: input.metadata.ip_address || 'unknown',
+        UndoURL: undoUrl,
+        UndoCode: code,
+      },
+    });
+  } catch (error) {
+    console.error('send_email hook: the notice was not sent:', error instanceof Error ? error.message : error);
+    await giveBackHookDelivery(deps, webhookId);
+    return refuse(c, 500, 'Error sending e-mail: the mail server is unavailable');
+  }
+  return c.json({}, 200);
+}
