@@ -1536,6 +1536,7 @@ export interface components {
         } | null;
       };
     };
+    /** @description Null until a session of an account with a second factor steps up (mfa.step_up_required) */
     Profile: {
       /**
        * Format: uuid
@@ -1587,7 +1588,7 @@ export interface components {
         /** @example false */
         close_friend: boolean;
       } | null;
-    };
+    } | null;
     MfaFactorSummary: {
       /**
        * Format: uuid

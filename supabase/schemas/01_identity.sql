@@ -19,9 +19,12 @@ revoke execute on function private.impersonated_in_studio() from public;
 comment on function private.impersonated_in_studio() is
   'Whether these claims were set by an operator impersonating a user in Studio''s SQL editor (no session to check).';
 
--- The caller, as long as the token's session still exists and the account is not banned. A signed-out
--- or banned user's token thus stops working at once for PostgREST, the facade and RLS alike, not at
--- the token's expiry. PL/pgSQL rather than SQL, here and in the other helpers that policies call once per
+-- The caller, as long as the token's session still exists and the account is not banned, and, once the account
+-- has a verified second factor, the session proved it (aal2). A signed-out or banned user's token thus stops
+-- working at once for PostgREST, the facade and RLS alike, not at the token's expiry; and the password alone
+-- (an aal1 session of an account with a factor) reads and does only what anybody may, through every door, as
+-- Supabase's MFA guide has restrictive policies do (docs/PRODUCT.md, "Two-factor"). What such a session may still do
+-- (step up, list its factors and sessions, sign out, start a factor recovery) asks private.session_uid(). PL/pgSQL rather than SQL, here and in the other helpers that policies call once per
 -- statement: PL/pgSQL keeps its query plans for the session, while a SQL function that cannot be inlined
 -- (security definer, or with its own search_path) plans its query again on every call.
 create function private.uid()
@@ -35,6 +38,7 @@ declare
   -- Everything auth.uid() and auth.jwt() read: the answer holds while these do.
   v_claims text := concat_ws(e'\n', current_setting('request.jwt.claims', true), current_setting('request.jwt.claim', true),
     current_setting('request.jwt.claim.sub', true));
+  v_session_uid uuid;
   v_uid uuid;
 begin
   -- Checked once per transaction and claims: every policy and view asks (15 times for a page of posts), and
@@ -43,7 +47,7 @@ begin
   if v_claims = current_setting('daykeeper.uid_of', true) then
     return nullif(current_setting('daykeeper.uid', true), '')::uuid;
   end if;
-  v_uid := (
+  v_session_uid := (
     select u.id
     from auth.users u
     where u.id = auth.uid()
@@ -59,13 +63,38 @@ begin
         or private.impersonated_in_studio()
       )
   );
-  perform set_config('daykeeper.uid', coalesce(v_uid::text, ''), true), set_config('daykeeper.uid_of', v_claims, true);
+  v_uid := case
+    when v_session_uid is not null and coalesce(auth.jwt() ->> 'aal', '') <> 'aal2' and not private.impersonated_in_studio()
+      and exists (select from auth.mfa_factors f where f.user_id = v_session_uid and f.status = 'verified')
+    then null
+    else v_session_uid
+  end;
+  perform set_config('daykeeper.uid', coalesce(v_uid::text, ''), true),
+    set_config('daykeeper.session_uid', coalesce(v_session_uid::text, ''), true),
+    set_config('daykeeper.uid_of', v_claims, true);
   return v_uid;
 end;
 $$;
 revoke execute on function private.uid() from public;
 grant execute on function private.uid() to anon, authenticated, service_role;
-comment on function private.uid() is 'The calling user while their session is alive and they are not banned; else null.';
+comment on function private.uid() is 'The calling user while their session is alive, they are not banned, and it proved their second factor if they have one; else null.';
+
+-- The caller whose session is alive, whether or not it proved their second factor: for the few acts an aal1
+-- session of an account with a factor may do (step up, list factors and sessions, sign out, recover the factor).
+create function private.session_uid()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  perform private.uid(); -- fills the transaction's answers
+  return nullif(current_setting('daykeeper.session_uid', true), '')::uuid;
+end;
+$$;
+revoke execute on function private.session_uid() from public;
+grant execute on function private.session_uid() to anon, authenticated, service_role;
+comment on function private.session_uid() is 'The calling user while their session is alive and they are not banned, at any assurance level; else null.';
 
 -- Admin membership is granted only here (SQL editor, Studio, or `npm run grant-admin`), never by a user.
 create table private.admins (
@@ -89,7 +118,7 @@ set search_path = ''
 as $$
 begin
   return (auth.jwt() ->> 'aal') = 'aal2'
-    or not exists (select 1 from auth.mfa_factors f where f.user_id = private.uid() and f.status = 'verified');
+    or not exists (select 1 from auth.mfa_factors f where f.user_id = private.session_uid() and f.status = 'verified');
 end;
 $$;
 revoke execute on function private.second_factor_proved() from public;
@@ -171,7 +200,8 @@ revoke execute on function private.fail(integer, text, text, jsonb) from public;
 comment on function private.fail(integer, text, text, jsonb) is
   'Raises a limit''s API error with its quota: PostgREST and the facade answer it with Retry-After and RateLimit-* headers.';
 
--- The caller, or 401 when there is none (no token, signed out, banned).
+-- The caller, or 401 when there is none (no token, signed out, banned), or 403 when the session has not proved
+-- the account's second factor.
 create function private.require_uid()
 returns uuid
 language plpgsql
@@ -182,6 +212,10 @@ declare
   v_uid uuid := private.uid();
 begin
   if v_uid is null then
+    if private.session_uid() is not null then
+      perform private.fail(403, 'second_factor_required',
+        'Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)');
+    end if;
     perform private.fail(401, 'unauthorized', 'Sign in first (or your session has ended)');
   end if;
   return v_uid;
@@ -189,7 +223,27 @@ end;
 $$;
 revoke execute on function private.require_uid() from public;
 grant execute on function private.require_uid() to anon, authenticated, service_role;
-comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none.';
+comment on function private.require_uid() is 'The caller''s id; raises 401 when there is none, 403 when the session has not proved the account''s second factor.';
+
+-- The caller at any assurance level, or 401: for what an aal1 session of an account with a factor may do.
+create function private.require_session_uid()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.session_uid();
+begin
+  if v_uid is null then
+    perform private.fail(401, 'unauthorized', 'Sign in first (or your session has ended)');
+  end if;
+  return v_uid;
+end;
+$$;
+revoke execute on function private.require_session_uid() from public;
+grant execute on function private.require_session_uid() to anon, authenticated, service_role;
+comment on function private.require_session_uid() is 'The caller''s id at any assurance level; raises 401 when there is none.';
 
 -- Security definer: it asks private.admins, which no caller reads, whether the caller is an admin at all, so
 -- that an admin who has not proved the second factor is told so rather than taken for a non-admin.

@@ -7,8 +7,9 @@
 -- primary, whose session check refuses an ended session at once.
 --
 -- What a replica within the staleness bound may lack is what committed within the bound. So the primary tells
--- every facade instance, on the channel `replica_reads`, each write counted ('wrote <user> <count>') and each
--- session ended ('ended <user>': a sign-out, a ban, a deletion, a session cut short), as it commits; the facade
+-- every facade instance, on the channel `replica_reads`, each write counted ('wrote <user> <count>'), each
+-- session ended ('ended <user>': a sign-out, a ban, a deletion, a session cut short) and each account just blocked
+-- ('blocked <user>': what it may see shrank), as it commits; the facade
 -- keeps them for the bound (functions/api/lib/caller-events.ts) and asks the primary nothing per read but a
 -- shared round trip on the listening connection, after which every notice sent before the read is heard. (How far
 -- behind a replica may be at most is the facade's to measure: functions/api/lib/replica-lag.ts.) Anyone who
@@ -69,7 +70,7 @@ begin
   if not pg_is_in_recovery() or p_writes is null then
     return; -- the primary itself is never behind; an anonymous caller has nothing of their own to see
   end if;
-  if private.uid() is null then
+  if private.session_uid() is null then
     raise exception 'this replica has not replayed the caller''s session yet' using errcode = 'DKLAG';
   end if;
   if private.read_mark() < p_writes then
@@ -112,3 +113,24 @@ after update of banned_until, deleted_at on auth.users
 for each row
 when (old.banned_until is distinct from new.banned_until or old.deleted_at is distinct from new.deleted_at)
 execute function private.announce_session_end();
+
+-- A block hides the blocker from the blocked account on every read at once: the blocked account's reads go to the
+-- primary for the bound, as after a session end. (What a block lets the blocker see is only less, never more.)
+create function private.announce_block()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform pg_notify('replica_reads', 'blocked ' || new.blocked_id);
+  return null;
+end;
+$$;
+revoke execute on function private.announce_block() from public;
+comment on function private.announce_block() is
+  'Trigger on public.blocks: tells the facade instances, when it commits, to read the blocked account on the primary for the bound.';
+
+create trigger announce_block
+after insert on public.blocks
+for each row execute function private.announce_block();

@@ -72,7 +72,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
+  v_me uuid := private.require_session_uid();
   v_current uuid := (nullif(auth.jwt() ->> 'session_id', ''))::uuid;
 begin
   return jsonb_build_object('items', coalesce((
@@ -121,7 +121,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
+  v_me uuid := private.require_session_uid();
 begin
   delete from auth.sessions s where s.id = p_session_id and s.user_id = v_me;
   if not found then
@@ -156,7 +156,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
+  v_me uuid := private.require_session_uid();
   v_ended integer;
 begin
   delete from auth.sessions s
@@ -181,3 +181,22 @@ $$;
 revoke execute on function public.end_other_sessions() from public;
 grant execute on function public.end_other_sessions() to authenticated, service_role;
 comment on function public.end_other_sessions() is 'Ends every session of the caller but the current one; answers how many ended.';
+
+-- The caller's id and e-mail at any assurance level: the facade e-mails the code that starts a lost second
+-- factor's recovery to an aal1 session, whose profile stays hidden until it steps up (private.uid()).
+create function private.own_account()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_me uuid := private.require_session_uid();
+begin
+  return (select jsonb_build_object('id', u.id, 'email', u.email) from auth.users u where u.id = v_me);
+end;
+$$;
+revoke execute on function private.own_account() from public;
+grant execute on function private.own_account() to authenticated, service_role;
+comment on function private.own_account() is 'The caller''s id and e-mail, at any assurance level (for the code of a factor recovery).';

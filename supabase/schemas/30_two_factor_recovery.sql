@@ -66,7 +66,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  return private.recovery_of(private.require_uid());
+  return private.recovery_of(private.require_session_uid());
 end;
 $$;
 revoke execute on function private.own_factor_recovery() from public;
@@ -96,7 +96,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid := private.require_uid();
+  v_me uuid := private.require_session_uid();
 begin
   perform private.require_aal2();
   delete from private.factor_recoveries r where r.user_id = v_me;
@@ -165,7 +165,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  return private.complete_factor_recovery_of(private.require_uid());
+  return private.complete_factor_recovery_of(private.require_session_uid());
 end;
 $$;
 revoke execute on function private.complete_own_factor_recovery() from public;

@@ -107,8 +107,15 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     for (const refused of refusals) {
       expect(refused).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
     }
-    // What does not lock anybody out stays open at aal1.
-    expect((await api('PUT', '/user', { token: aal1, json: { bio: 'still me' } })).status).toBe(200);
+    // Nothing else: until it steps up, the session is anybody to the database (its profile too), but for its
+    // factors, its sessions and a factor recovery.
+    expect(await api('PUT', '/user', { token: aal1, json: { bio: 'still me' } }))
+      .toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    expect(await api('GET', '/auth/user', { token: aal1 }))
+      .toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    expect([login.profile, login.user.email]).toEqual([null, null]);
+    expect((await api('GET', '/user/mfa', { token: aal1 })).status).toBe(200);
+    expect((await api('GET', '/user/sessions', { token: aal1 })).status).toBe(200);
 
     const bystander = (await logIn(owner)).session.access_token;
     const stepped = await api('POST', `/user/mfa/${id}/verify`, { token: aal1, json: { code: codeOf(secret) } });
@@ -133,7 +140,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     expect((await api('GET', '/admin/bans', { token: aal2 })).status).toBe(200);
     expect((await api('GET', '/admin/bans', { token: plain.accessToken })).status).toBe(200);
 
-    // Its powers in the policies too: at aal1 it reads as the user it also is, at aal2 as an admin.
+    // Its powers in the policies too: at aal1 it reads as anybody, at aal2 as an admin.
     const writer = await createAccount('writer');
     const secret =
       (await api('POST', '/post/create', { token: writer.accessToken, json: { body: 'only me', privacy: 'private' } }))
@@ -271,7 +278,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const locked = await apiFrom('127.0.0.60', 'POST', verify, { token: aal1, json: { code: codeOf(secret) } });
     expect(locked).toMatchObject({ status: 429, body: { error: { code: 'too_many_code_attempts' } } });
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(880);
-    expect((await api('GET', '/auth/user', { token: aal1 })).status).toBe(200);
+    expect((await api('GET', '/user/mfa', { token: aal1 })).status).toBe(200);
     // Past 10 from new addresses, every new address waits; the owner's own address does not.
     for (let i = 1; i <= 5; i++) expect(await wrong(`127.0.0.${60 + i}`)).toBe(400);
     expect(await apiFrom('127.0.0.70', 'POST', verify, { token: aal1, json: { code: codeOf(secret) } }))

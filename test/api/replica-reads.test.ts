@@ -167,6 +167,20 @@ describe.skipIf(!authIsRunning || !replica)('reads on a lagging replica', () => 
     expect((await read(`/${reader.username}`, token)).status).toBe(401);
   });
 
+  it('a block hides the blocker from the blocked account at once, on every read', async () => {
+    const blocker = await registerAndConfirm('blocker');
+    const blocked = await registerAndConfirm('blocked');
+    const postId = await createPost(blocker, 'seen until the block');
+    await replicaCaughtUp();
+    await pauseReplay();
+    const token = blocked.session.access_token;
+    expect((await read(`/post/${postId}`, token)).status).toBe(200);
+    const block = await api('POST', `/${blocked.username}/block`, { token: blocker.session.access_token, json: {} });
+    expect(block.status).toBe(200);
+    expect((await read(`/post/${postId}`, token)).status).toBe(404);
+    expect((await read(`/${blocker.username}`, token)).status).toBe(404);
+  });
+
   it('a ban is refused at once when the primary sends its notice late', async () => {
     const member = await registerAndConfirm('banned_late');
     await pauseReplay();

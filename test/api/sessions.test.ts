@@ -109,7 +109,7 @@ describe.skipIf(!authIsRunning)('sessions', () => {
     for (const token of [laptop.access, car.access]) {
       expect((await api('GET', '/auth/user', { token })).status).toBe(401);
     }
-    expect((await api('GET', '/auth/user', { token: watch.access })).status).toBe(200);
+    expect((await api('GET', '/user/sessions', { token: watch.access })).status).toBe(200);
     // A session that is not the account's stays out of reach either way.
     const stranger = await createAccount('stranger');
     expect((await api('DELETE', `/user/sessions/${watch.id}`, { token: stranger.accessToken })).status).toBe(404);

@@ -243,6 +243,40 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
     expect((await logIn(owner, 'mine again')).status).toBe(200);
   });
 
+  it('(c) the password, with a second factor: an aal1 session reads and does only what anybody may, on every door', async () => {
+    const owner = await createAccount('owner', { isPrivate: true });
+    const friend = await createAccount('friend');
+    await asRoot`insert into public.follows (follower_id, followee_id, status) values (${friend.id}, ${owner.id}, 'accepted')`;
+    const own = await api('POST', '/post/create', {
+      token: owner.accessToken,
+      json: { body: 'for my followers', privacy: 'private' },
+    });
+    await withFactor(owner);
+    const login = await logIn(owner);
+    const thief = login.body.session.access_token;
+    expect([login.body.profile, login.body.user.email, login.body.mfa.step_up_required]).toEqual([null, null, true]);
+    const stepUp = { status: 403, body: { error: { code: 'second_factor_required' } } };
+    // The facade: no post, no comment, no follow, no profile of its own; the owner's own private post is hidden.
+    expect(await api('POST', '/post/create', { token: thief, json: { body: 'as the owner' } })).toMatchObject(stepUp);
+    expect(await api('POST', `/${friend.username}/follow`, { token: thief, json: {} })).toMatchObject(stepUp);
+    expect(await api('GET', '/auth/user', { token: thief })).toMatchObject(stepUp);
+    expect((await api('GET', `/post/${own.body.id}`, { token: thief })).status).toBe(404);
+    // PostgREST and rpc(): the rows anybody may see, no write, and rpc() refuses as the facade does.
+    const sdk = rest(thief);
+    expect((await sdk.from('posts').select('id').eq('id', own.body.id)).data).toEqual([]);
+    expect((await sdk.from('follows').select('follower_id').eq('followee_id', owner.id)).data).toEqual([]);
+    const inserted = await sdk.from('posts').insert({ body: 'as the owner', privacy: 'public' });
+    expect(inserted.error).not.toBeNull();
+    expect(await asRoot`select 1 from public.posts where author_id = ${owner.id} and body = 'as the owner'`)
+      .toHaveLength(0);
+    const me = await sdk.rpc('me');
+    expect({ status: me.status, hint: me.error?.hint }).toEqual({ status: 403, hint: 'second_factor_required' });
+    // What it may do: its factors and sessions, sign out, and a factor recovery.
+    expect((await api('GET', '/user/mfa', { token: thief })).status).toBe(200);
+    expect((await api('GET', '/user/sessions', { token: thief })).status).toBe(200);
+    expect((await sdk.rpc('factor_recovery')).error).toBeNull();
+  });
+
   it('(c) the password, with a second factor: an aal1 session changes nothing that needs the factor, on any door', async () => {
     const owner = await createAccount('owner');
     const { id } = await withFactor(owner);

@@ -33,7 +33,7 @@ describe('the typed client', () => {
     const confirmed = ok(await api.POST('/api/auth/confirm_email', { body: { email, code: await latestCode(email) } }));
     // 200 a session, or 202 a message (one address of an e-mail change): the type says both.
     assert('profile' in confirmed, 'a sign-up confirmation answers with a session');
-    expect(confirmed.profile.username).toBe(username);
+    expect(confirmed.profile?.username).toBe(username);
 
     const { session, user } = ok(
       await api.POST('/api/auth/login', { body: { login: username, password: defaultPassword } }),

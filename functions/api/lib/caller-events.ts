@@ -1,5 +1,6 @@
 // What the primary tells every facade instance, so that a replica read asks the primary nothing of its own: the
-// sessions that just ended (sign-out, ban, password reset, deletion) and the writes just counted, pushed by
+// sessions that just ended (sign-out, ban, password reset, deletion), the accounts just blocked (what they may see
+// shrank) and the writes just counted, pushed by
 // triggers and private.note_write with pg_notify on the channel `replica_reads`
 // (supabase/schemas/23_replica_reads.sql), and heard here on a connection of its own, straight to the primary
 // (LISTEN needs a session: not the transaction pooler).
@@ -7,8 +8,8 @@
 // Why this holds the rules of docs/PRODUCT.md, "Reads and replicas": a replica within the staleness bound has
 // replayed every commit older than the bound, and checks the caller's session and write count itself
 // (private.replica_ready). What it may lack is only what committed within the bound: those ends and writes are
-// kept here for the bound (plus a margin for the lag's measurement), and a caller with an end among them is
-// read on the primary, one with writes among them on a replica that has replayed as many. A commit signals the
+// kept here for the bound (plus a margin for the lag's measurement), and a caller with an end or a block among
+// them is read on the primary, one with writes among them on a replica that has replayed as many. A commit signals the
 // listening backend before its own client hears back, but that backend sends the notice when it next runs, which
 // on a busy primary can be after the next request reached this instance. So each signed-in replica read first
 // waits for a round trip on the listening connection that began after the read arrived (`select 1`, one shared by
@@ -28,11 +29,12 @@ const roundTripBoundMs = 1_000;
 
 export interface CallerEvents {
   /**
-   * How many writes a replica must have replayed before it serves `userId`'s read (0: none of late), or
-   * undefined when the primary must be asked: the caller's session ended within the bound, or this instance
-   * has not been listening for a whole bound, or has not heard in time what committed before the call.
+   * How many writes a replica must have replayed before it serves `userId`'s read (0: none of late); 'primary'
+   * when the caller was blocked within the bound (what they may see shrank: read them on the primary); or
+   * undefined when the primary must be asked: the caller's session ended within the bound, or this instance has
+   * not been listening for a whole bound, or has not heard in time what committed before the call.
    */
-  writesToSee(userId: string): Promise<number | undefined>;
+  writesToSee(userId: string): Promise<number | 'primary' | undefined>;
 }
 
 export function listenForCallerEvents(url: string, maxLagMs: number): CallerEvents {
@@ -40,6 +42,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   /** When the connection began listening; undefined while it is down. */
   let listeningSince: number | undefined;
   const ended = new Map<string, number>();
+  const blocked = new Map<string, number>();
   const writes = new Map<string, { count: number; at: number }>();
   let prunedAt = 0;
 
@@ -70,6 +73,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
     listener.unsafe(`listen ${channel}`).then(() => {
       // Whatever was heard before the connection broke is incomplete: start afresh.
       ended.clear();
+      blocked.clear();
       writes.clear();
       listeningSince = Date.now();
     }, listenAgain);
@@ -80,6 +84,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
     const now = Date.now();
     const count = Number(written);
     if (kind === 'ended') ended.set(userId, now);
+    else if (kind === 'blocked') blocked.set(userId, now);
     else if (kind === 'wrote' && Number.isSafeInteger(count)) {
       writes.set(userId, { count: Math.max(count, writes.get(userId)?.count ?? 0), at: now });
     }
@@ -88,7 +93,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
 
   function prune(now: number): void {
     prunedAt = now;
-    for (const [userId, at] of ended) if (now - at > keepMs) ended.delete(userId);
+    for (const heard of [ended, blocked]) for (const [userId, at] of heard) if (now - at > keepMs) heard.delete(userId);
     for (const [userId, { at }] of writes) if (now - at > keepMs) writes.delete(userId);
   }
 
@@ -123,6 +128,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
     async writesToSee(userId) {
       if (!listening() || !(await heardSoFar()) || !listening()) return undefined;
       if (recent(ended.get(userId))) return undefined;
+      if (recent(blocked.get(userId))) return 'primary';
       const wrote = writes.get(userId);
       return wrote && recent(wrote.at) ? wrote.count : 0;
     },

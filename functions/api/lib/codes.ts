@@ -9,7 +9,7 @@ import { queryAs } from './query.ts';
 import { sql } from './sql-text.ts';
 import { ApiError } from './errors.ts';
 import { atLeast } from './fixed-time.ts';
-import { ownProfile } from './session.ts';
+import { ownAccount } from './session.ts';
 import { giveBackMailSlot, type MailSlot, takeMailSlot } from './mail-slots.ts';
 import { assertMailUp, mailUnavailable } from './smtp.ts';
 import { type Caller, server } from './tokens.ts';
@@ -76,7 +76,7 @@ export function isMailRefused(error: unknown): boolean {
  * same slot as Auth's (kind magiclink) before the token is replaced, so a refusal voids no code.
  */
 export async function mailOneTimeCode(deps: RequestDeps, caller: Caller, clientIp?: string): Promise<void> {
-  const profile = await ownProfile(deps, caller);
+  const profile = await ownAccount(deps, caller);
   await assertMailUp(deps.env);
   const slot: MailSlot = { userId: profile.id, kind: 'magiclink', address: clientIp ?? '', mails: 1 };
   if (await takeMailSlot(deps, slot)) {

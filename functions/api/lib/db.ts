@@ -87,8 +87,9 @@ export async function identity(db: Database, caller: Caller, preamble: Preamble)
   ];
   if (caller.role === 'authenticated') {
     // A token whose session has ended (signed out, banned) is refused with a 401, also on routes open to
-    // anonymous callers, rather than quietly taken for no token at all.
-    if (preamble.checkSession) statements.push('select private.require_uid();');
+    // anonymous callers, rather than quietly taken for no token at all. (A session that has not proved the account's
+    // second factor is alive: what it may do, each function decides; private.uid().)
+    if (preamble.checkSession) statements.push('select private.require_session_uid();');
     if (preamble.countWrite) statements.push('select private.note_write();');
   }
   return new SqlText(statements.join(' '));

@@ -5,7 +5,8 @@
 //   what it may not have replayed yet, the sessions that just ended and the writes just counted, the primary
 //   pushes to every instance (caller-events.ts), so a replica read asks the primary nothing of its own (a
 //   round trip on the listening connection, shared, makes sure every notice sent before the read is heard). A
-//   caller whose session just ended is read on the primary, which refuses them at once;
+//   caller whose session just ended is read on the primary, which refuses them at once, and so is one just
+//   blocked, whom the primary shows the block;
 // - when this instance cannot know (it has not listened for a whole staleness bound), the caller's count of
 //   writes is read on the primary with the session check, as every instance would have to;
 // - a replica behind the bound (replica-lag.ts) or down is skipped: the read goes to the primary.
@@ -39,8 +40,9 @@ async function readOnReplica(
 ): Promise<postgres.RowList<postgres.Row[]>> {
   let writes: number | string | null = null;
   if (caller.role === 'authenticated') {
-    writes = (await deps.db.callerEvents?.writesToSee(caller.userId)) ??
-      (await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`))[0].writes;
+    const known = await deps.db.callerEvents?.writesToSee(caller.userId);
+    if (known === 'primary') return queryOnPrimary(deps, caller, statement);
+    writes = known ?? (await queryOnPrimary(deps, caller, sql`select private.read_mark() as writes`))[0].writes;
   }
   const preamble = await identity(deps.db, caller, { checkSession: false, countWrite: false });
   const ready = sql`select private.replica_ready(${writes});`;

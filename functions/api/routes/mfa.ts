@@ -10,7 +10,7 @@ import { errorResponses } from '../lib/openapi-errors.ts';
 import { queryAs } from '../lib/query.ts';
 import { rpc } from '../lib/rpc.ts';
 import { createRouter } from '../lib/router.ts';
-import { ownProfile, sessionReply } from '../lib/session.ts';
+import { ownAccount, sessionReply } from '../lib/session.ts';
 import { sql } from '../lib/sql-text.ts';
 import { server } from '../lib/tokens.ts';
 import { ownerProof } from '../lib/owner-proof.ts';
@@ -285,7 +285,7 @@ export const mfa = createRouter()
     }),
     async function startFactorRecovery(c) {
       const { deps, caller, clientIp } = c.var;
-      const profile = await ownProfile(deps, caller);
+      const profile = await ownAccount(deps, caller);
       const proof = await verifyCode(deps, 'magiclink', profile.email, c.req.valid('json').code, clientIp);
       // The code signed in a short-lived session of its own: it proved the mailbox, nothing more is kept of it.
       await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);

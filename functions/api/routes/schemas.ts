@@ -141,7 +141,9 @@ export const SessionSchema = z
       expires_at: z.number().int().openapi({ description: 'Unix time, in seconds', example: 1795597200 }),
     }),
     user: z.object({ id: AccountId, email: OwnEmail.nullable() }),
-    profile: ProfileSchema,
+    profile: ProfileSchema.nullable().openapi({
+      description: 'Null until a session of an account with a second factor steps up (mfa.step_up_required)',
+    }),
     mfa: z.object({
       aal: z.enum(['aal1', 'aal2']).openapi({ description: 'aal2: this session proved a second factor' }),
       step_up_required: z.boolean().openapi({
