@@ -2937,6 +2937,7 @@ export interface components {
           | 'database_not_ready'
           | 'database_unavailable'
           | 'error'
+          | 'exports_busy'
           | 'lock_timeout'
           | 'mail_unavailable'
           | 'service_unavailable';
@@ -3100,6 +3101,7 @@ export interface components {
           | 'database_not_ready'
           | 'database_unavailable'
           | 'error'
+          | 'exports_busy'
           | 'lock_timeout'
           | 'service_unavailable';
         /**
@@ -3346,8 +3348,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "forbidden",
-     *         "message": "Only the comment's author, the post's author or an admin may delete it",
+     *         "code": "second_factor_required",
+     *         "message": "Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3358,10 +3360,10 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'forbidden';
+        code: 'forbidden' | 'second_factor_required';
         /**
          * @description For people; may change
-         * @example Only the comment's author, the post's author or an admin may delete it
+         * @example Verify your second factor first: this needs a session stepped up with your authenticator app (aal2)
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -4038,7 +4040,7 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'forbidden' | 'not_author' | 'post_banned' | 'written_by_database';
+        code: 'forbidden' | 'not_author' | 'post_banned' | 'second_factor_required' | 'written_by_database';
         /**
          * @description For people; may change
          * @example Only the author may change this post
@@ -4143,7 +4145,13 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'counter_is_derived' | 'forbidden' | 'not_author' | 'post_banned' | 'written_by_database';
+        code:
+          | 'counter_is_derived'
+          | 'forbidden'
+          | 'not_author'
+          | 'post_banned'
+          | 'second_factor_required'
+          | 'written_by_database';
         /**
          * @description For people; may change
          * @example Only the author may change this post
@@ -4489,7 +4497,7 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'counter_is_derived' | 'forbidden' | 'post_banned';
+        code: 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required';
         /**
          * @description For people; may change
          * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
@@ -5251,7 +5259,7 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'forbidden' | 'private_account';
+        code: 'forbidden' | 'private_account' | 'second_factor_required';
         /**
          * @description For people; may change
          * @example @… is private: follow them to see this

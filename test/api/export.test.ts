@@ -2,6 +2,7 @@
 // another account's that the owner may not see.
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../helpers/accounts.ts';
+import { appWith } from '../helpers/app.ts';
 import { asRoot, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
@@ -110,4 +111,30 @@ describe.skipIf(!authIsRunning)('the data export', () => {
     expect(again.status).toBe(200);
     await again.body?.cancel();
   }, 120_000);
+
+  it(
+    'takes at most a quarter of the pool: a slow reader holds its place, others wait their turn, every other request goes on',
+    async () => {
+      const facade = appWith({ DB_POOL_MAX: '4' }); // one place for long reads
+      const [slow, next, reader] = await Promise.all(['slow', 'next', 'reader'].map((label) => createAccount(label)));
+      const get = (path: string, token: string) =>
+        facade.request(`/api${path}`, { headers: { Authorization: `Bearer ${token}` } });
+      const held = await get('/user/export', slow.accessToken); // its body never read: it holds its connection
+      expect(held.status).toBe(200);
+      const others = await Promise.all(Array.from({ length: 6 }, () => get(`/${slow.username}`, reader.accessToken)));
+      expect(others.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+      const waited = await get('/user/export', next.accessToken);
+      expect([
+        waited.status,
+        ((await waited.json()) as { error: { code: string } }).error.code,
+        waited.headers.get('retry-after'),
+      ])
+        .toEqual([503, 'exports_busy', '30']);
+      await held.body?.cancel();
+      const turn = await get('/user/export', next.accessToken);
+      expect(turn.status).toBe(200);
+      expect(JSON.parse(await turn.text()).profile.username).toBe(next.username);
+    },
+    30_000,
+  );
 });

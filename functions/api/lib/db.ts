@@ -9,7 +9,8 @@
 // socket that has closed (porsager/postgres#1208), which would end the process.
 import postgres from 'postgres';
 import { type CallerEvents, listenForCallerEvents } from './caller-events.ts';
-import { databaseUnavailable, isConnectionFailure } from './errors.ts';
+import { ApiError, databaseUnavailable, isConnectionFailure } from './errors.ts';
+import { createPoolGate, type PoolGate } from './pool-gate.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
 import { noteQuota, type RequestQuota, takeQuota } from './request-quota.ts';
@@ -26,6 +27,12 @@ export interface Database extends Pool {
   replicas: Replicas;
   /** Sessions ended and writes counted of late, as the primary tells them (only with replicas). */
   callerEvents?: CallerEvents;
+  /**
+   * The places long reads (an export, which holds its connection while its client reads) may take: a quarter of
+   * the pool, so that however many accounts export at once, with however slow readers, every other request keeps
+   * three quarters of the connections. A long read beyond them waits its turn, then is answered 503.
+   */
+  longReads: PoolGate;
 }
 
 /**
@@ -36,6 +43,9 @@ type RequestDb = { db: Database; request: RequestScope };
 
 /** How long a transaction may take before the request is answered 503 (the role timeouts are 3 s and 8 s). */
 const deadlineMs = 15_000;
+/** Long reads that may wait for a place of their own, per place, and for how long. */
+const longReadsWaitingPerPlace = 4;
+const longReadsWaitMs = 10_000;
 /** Where the facade's databases are. */
 export interface DatabaseUrls {
   /** The primary, as requests reach it (the transaction pooler, when there is one). */
@@ -50,7 +60,15 @@ export function createDatabase(urls: DatabaseUrls, max: number, maxLagMs = 0): D
   const probe = postgres(urls.primary, { ...connectionOptions, max: 1 });
   const replicas = createReplicas(probe, urls.replicas, max, maxLagMs);
   const callerEvents = replicas.configured ? listenForCallerEvents(urls.direct, maxLagMs) : undefined;
-  return { ...openPool(urls.primary, max), probe, roleSettings: createRoleSettings(probe), replicas, callerEvents };
+  const longReads = createPoolGate(Math.max(1, Math.floor(max / 4)), max * longReadsWaitingPerPlace, longReadsWaitMs);
+  return {
+    ...openPool(urls.primary, max),
+    probe,
+    roleSettings: createRoleSettings(probe),
+    replicas,
+    callerEvents,
+    longReads,
+  };
 }
 
 /**
@@ -249,7 +267,8 @@ export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
  * and each statement has the role's statement timeout to itself, whatever the whole takes. `opening` runs first,
  * with the session check, so that its refusal is an ordinary error before anything is read. On a connection of its
  * own, with the deadline counted from the last statement (a connection that hangs, or a client that stops
- * reading, ends it); rolled back at the end (it only reads).
+ * reading, ends it); rolled back at the end (it only reads). It first takes one of the places long reads share (a
+ * quarter of the pool), so that slow exports never hold the connections other requests need.
  */
 export async function readPageByPageAs(
   using: RequestDb,
@@ -260,6 +279,28 @@ export async function readPageByPageAs(
   const { signal, quota } = using.request;
   const take = takeQuota(quota, caller);
   await quota?.ready;
+  const leaveLongReads = await using.db.longReads.enter(signal).catch((error) => {
+    throw error instanceof ApiError ? longReadsBusy() : error;
+  });
+  try {
+    return await readPageByPage(using, caller, opening, take, work);
+  } finally {
+    leaveLongReads();
+  }
+}
+
+function longReadsBusy(): ApiError {
+  return new ApiError(503, 'exports_busy', 'Too many exports are running; try again in a moment', undefined, 30);
+}
+
+function readPageByPage(
+  using: RequestDb,
+  caller: Caller,
+  opening: SqlText,
+  take: SqlText,
+  work: (run: RunStatement) => Promise<void>,
+): Promise<void> {
+  const { signal, quota } = using.request;
   return gated(using.db, signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;

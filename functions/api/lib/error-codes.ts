@@ -182,6 +182,7 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
       'database_not_ready',
       'database_unavailable',
       'error',
+      'exports_busy',
       'lock_timeout',
       'mail_unavailable',
       'service_unavailable',
@@ -228,6 +229,7 @@ export const errorMessages: Record<string, string> = {
   email_pending_confirmation:
     'This e-mail address already has an account awaiting confirmation. If it is yours, we e-mailed you a code: ',
   email_taken: 'This e-mail address is already in use',
+  exports_busy: 'Too many exports are running; try again in a moment',
   factor_id_required: 'Give factor_id: the account has several authenticators (or none with that id)',
   factor_name_taken: 'You already have a factor with this name: choose another',
   factor_not_found: 'No such factor of yours',
