@@ -8,7 +8,7 @@ import { api } from '../helpers/http.ts';
 import { latestCode, mailCount } from '../helpers/mailpit.ts';
 import { registerAndConfirm, withoutRequestId } from '../helpers/registration.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
-import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
+import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
 
 const auth = describe.skipIf(!authIsRunning);
 
@@ -120,6 +120,25 @@ auth('POST /auth/register and /auth/confirm_email', () => {
       401,
     );
     expect((await api('POST', '/auth/login', { json: { login: email, password: defaultPassword } })).status).toBe(200);
+  });
+
+  it('removes a sign-up never confirmed 7 days later, at a later sign-up; a confirmed account stays', async () => {
+    const stale = uniqueEmail('stale');
+    const signUp = (email: string) =>
+      authClient().signUp({ email, password: defaultPassword, options: { data: { username: uniqueUsername('s') } } });
+    expect((await signUp(stale)).error).toBeNull();
+    const confirmed = await createAccount('kept');
+    const aged = await asRoot`update public.profiles p set created_at = now() - interval '8 days'
+      from auth.users u where u.id = p.id and u.email in (${stale}, ${confirmed.email}) returning p.id`;
+    expect(aged).toHaveLength(2);
+    expect((await signUp(uniqueEmail('later'))).error).toBeNull();
+    expect(await asRoot`select 1 from auth.users where email = ${stale}`).toHaveLength(0);
+    expect(await asRoot`select 1 from auth.users where id = ${confirmed.id}`).toHaveLength(1);
+    // The address is free again.
+    const again = await api('POST', '/auth/register', {
+      json: { username: uniqueUsername('back'), email: stale, password: defaultPassword },
+    });
+    expect(again.status).toBe(201);
   });
 
   it('refuses the e-mail of a deleted banned account', async () => {
