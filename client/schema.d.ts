@@ -2925,7 +2925,7 @@ export interface components {
      *       }
      *     }
      */
-    Error503: {
+    RegisterError503: {
       error: {
         /**
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
@@ -2937,7 +2937,6 @@ export interface components {
           | 'database_not_ready'
           | 'database_unavailable'
           | 'error'
-          | 'exports_busy'
           | 'lock_timeout'
           | 'mail_unavailable'
           | 'service_unavailable';
@@ -3101,7 +3100,6 @@ export interface components {
           | 'database_not_ready'
           | 'database_unavailable'
           | 'error'
-          | 'exports_busy'
           | 'lock_timeout'
           | 'service_unavailable';
         /**
@@ -3800,6 +3798,49 @@ export interface components {
         /**
          * @description For people; may change
          * @example Too many requests: at most … per … from one …; try again in …
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "exports_busy",
+     *         "message": "Too many exports are running; try again in a moment",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    ExportAccountError503: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code:
+          | 'auth_unavailable'
+          | 'database_busy'
+          | 'database_not_ready'
+          | 'database_unavailable'
+          | 'error'
+          | 'exports_busy'
+          | 'lock_timeout'
+          | 'service_unavailable';
+        /**
+         * @description For people; may change
+         * @example Too many exports are running; try again in a moment
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -5873,7 +5914,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -5991,7 +6032,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6113,7 +6154,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6178,7 +6219,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6286,7 +6327,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6388,7 +6429,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6528,7 +6569,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6635,7 +6676,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6709,7 +6750,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6783,7 +6824,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -6894,7 +6935,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7153,7 +7194,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7270,7 +7311,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7346,7 +7387,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7678,7 +7719,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7821,7 +7862,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -7898,7 +7939,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8035,7 +8076,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8112,7 +8153,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8229,7 +8270,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8324,7 +8365,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8419,7 +8460,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8521,7 +8562,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Error503'];
+          'application/json': components['schemas']['RegisterError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */
@@ -8595,7 +8636,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UndoAccountChangeError503'];
+          'application/json': components['schemas']['ExportAccountError503'];
         };
       };
       /** @description The database took longer than the caller's statement timeout */

@@ -9,7 +9,7 @@
 // socket that has closed (porsager/postgres#1208), which would end the process.
 import postgres from 'postgres';
 import { type CallerEvents, listenForCallerEvents } from './caller-events.ts';
-import { ApiError, databaseUnavailable, isConnectionFailure } from './errors.ts';
+import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { createPoolGate, type PoolGate } from './pool-gate.ts';
 import { connectionOptions, openPool, type Pool } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
@@ -267,8 +267,7 @@ export type RunStatement = (statement: SqlText) => Promise<postgres.Row[]>;
  * and each statement has the role's statement timeout to itself, whatever the whole takes. `opening` runs first,
  * with the session check, so that its refusal is an ordinary error before anything is read. On a connection of its
  * own, with the deadline counted from the last statement (a connection that hangs, or a client that stops
- * reading, ends it); rolled back at the end (it only reads). It first takes one of the places long reads share (a
- * quarter of the pool), so that slow exports never hold the connections other requests need.
+ * reading, ends it); rolled back at the end (it only reads).
  */
 export async function readPageByPageAs(
   using: RequestDb,
@@ -279,28 +278,6 @@ export async function readPageByPageAs(
   const { signal, quota } = using.request;
   const take = takeQuota(quota, caller);
   await quota?.ready;
-  const leaveLongReads = await using.db.longReads.enter(signal).catch((error) => {
-    throw error instanceof ApiError ? longReadsBusy() : error;
-  });
-  try {
-    return await readPageByPage(using, caller, opening, take, work);
-  } finally {
-    leaveLongReads();
-  }
-}
-
-function longReadsBusy(): ApiError {
-  return new ApiError(503, 'exports_busy', 'Too many exports are running; try again in a moment', undefined, 30);
-}
-
-function readPageByPage(
-  using: RequestDb,
-  caller: Caller,
-  opening: SqlText,
-  take: SqlText,
-  work: (run: RunStatement) => Promise<void>,
-): Promise<void> {
-  const { signal, quota } = using.request;
   return gated(using.db, signal, async (alive) => {
     const tx = await using.db.sql.reserve();
     let lost = false;

@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
 import { readPageByPageAs, type RunStatement } from '../lib/db.ts';
+import { ApiError } from '../lib/errors.ts';
 import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { sql } from '../lib/sql-text.ts';
@@ -38,6 +39,10 @@ const sections = [
   'notifications',
 ] as const;
 const batch = 500;
+
+function exportsBusy(): ApiError {
+  return new ApiError(503, 'exports_busy', 'Too many exports are running; try again in a moment', undefined, 30);
+}
 
 /**
  * A section's items, newest first, a page at a time, each page one statement (private.account_export_page):
@@ -127,6 +132,10 @@ export const accountExport = createRouter().openapi(
     // The answer starts once the profile is read: a refusal before that (a 401, a 429) is an ordinary error answer.
     let started!: () => void;
     const profileRead = new Promise<void>((resolve) => (started = resolve));
+    // A place among those exports share (a quarter of the pool), so slow readers never hold every connection.
+    const leave = await c.var.deps.db.longReads.enter(c.var.deps.request.signal).catch((error) => {
+      throw error instanceof ApiError ? exportsBusy() : error;
+    });
     // One export at a time per account (private.start_export): a second is refused with 429 before any 200.
     const reading = readPageByPageAs(c.var.deps, c.var.caller, sql`select private.start_export()`, async (run) => {
       const [profile] = await run(
@@ -150,7 +159,7 @@ export const accountExport = createRouter().openapi(
       await write('}');
     });
     // Past the start, a failure can only cut the archive short: the client sees a body that does not parse.
-    reading.then(() => writer.close(), (error) => writer.abort(error)).catch(() => undefined);
+    reading.finally(leave).then(() => writer.close(), (error) => writer.abort(error)).catch(() => undefined);
     await Promise.race([profileRead, reading]);
     return c.body(readable, 200, {
       'Content-Type': 'application/json; charset=utf-8',
