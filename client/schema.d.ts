@@ -7784,7 +7784,7 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid input */
+      /** @description Invalid input, or a wrong or expired code */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7793,7 +7793,7 @@ export interface operations {
           'application/json': components['schemas']['ListFactorsError400'];
         };
       };
-      /** @description Not signed in, or a wrong password or code */
+      /** @description Not signed in, or a wrong password */
       401: {
         headers: {
           [name: string]: unknown;

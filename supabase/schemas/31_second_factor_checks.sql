@@ -139,8 +139,10 @@ begin
 
   if not v_proved then
     update private.owner_proof_failures f set failures = f.failures + 1 where f.session_id = v_session;
-    return private.committed_refusal(401, 'wrong_password',
-      case v_proof when 'password' then 'The password is wrong' else 'The code is wrong or has expired' end);
+    if v_proof = 'password' then
+      return private.committed_refusal(401, 'wrong_password', 'The password is wrong');
+    end if;
+    return private.committed_refusal(400, 'invalid_code', 'The code is wrong or has expired');
   end if;
   if v_proof = 'email_code' then
     update auth.users u set reauthentication_token = '' where u.id = v_me;
@@ -169,7 +171,7 @@ $$;
 revoke execute on function public.prove_factor_owner(uuid, text, text) from public;
 grant execute on function public.prove_factor_owner(uuid, text, text) to authenticated, service_role;
 comment on function public.prove_factor_owner(uuid, text, text) is
-  'Before a new authenticator''s first code is accepted: prove it is you, with p_password (your current password) or p_code (the code of auth.reauthenticate()). 401 wrong_password, 429 too_many_attempts after 5 wrong ones from the session in 15 minutes.';
+  'Before a new authenticator''s first code is accepted: prove it is you, with p_password (your current password) or p_code (the code of auth.reauthenticate()). 401 wrong_password, 400 invalid_code, 429 too_many_attempts after 5 wrong ones from the session in 15 minutes.';
 
 -- The refusal of a locked factor: the seconds to wait lead the message, so the facade's Retry-After is the real wait.
 create function private.too_many_code_attempts(p_until timestamptz, p_whence text)

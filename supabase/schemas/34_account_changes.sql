@@ -10,7 +10,9 @@
 create table private.account_changes (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('password_changed', 'email_changed', 'mfa_factor_enrolled', 'mfa_factor_unenrolled')),
+  kind text not null constraint account_changes_kind_check check (kind in (
+    'password_changed', 'email_changed', 'mfa_factor_enrolled', 'mfa_factor_unenrolled',
+    'factor_recovery_started', 'factor_recovery_cancelled')),
   changed_at timestamptz not null default now(),
   previous_email text not null,
   client_address text not null default '',
@@ -23,7 +25,7 @@ alter table private.account_changes enable row level security;
 revoke all on private.account_changes from anon, authenticated;
 comment on table private.account_changes is 'Changes of who controls an account, as mailed to its owner, each with a one-use undo code good for 7 days.';
 comment on column private.account_changes.user_id is 'The account.';
-comment on column private.account_changes.kind is 'What changed, as Auth names its notification e-mail.';
+comment on column private.account_changes.kind is 'What changed, as Auth names its notification e-mail (the facade''s factor recovery: factor_recovery_started, factor_recovery_cancelled).';
 comment on column private.account_changes.changed_at is 'When the notice was sent (the change itself, give or take its transaction).';
 comment on column private.account_changes.previous_email is 'The address the notice went to: the account''s before the change, which an undo restores.';
 comment on column private.account_changes.client_address is 'The client address Auth named for the change (empty when unknown).';

@@ -141,6 +141,24 @@ export async function tail(path: string, lines = 20): Promise<string> {
  * A port already taken is a clear error, not a hang, naming the variable that moves every port of the stack
  * (config.ts: STACK_PORT_SHIFT for `npm start`, STACK_TEST_PORT_SHIFT for `npm test`…).
  */
+const reservedPortsFile = '/proc/sys/net/ipv4/ip_local_reserved_ports';
+
+/**
+ * Keeps the stack's ports out of Linux's ephemeral range for client connections (32768-60999), where a client's
+ * socket could hold one first and make the server's bind fail at random. Root only (as CI runs); otherwise a
+ * no-op, and a taken port is reported as such.
+ */
+export function reservePorts(ports: number[]): void {
+  try {
+    const current = Deno.readTextFileSync(reservedPortsFile).trim();
+    const listed = new Set(current ? current.split(',') : []);
+    const missing = ports.filter((port) => !listed.has(String(port)));
+    if (missing.length > 0) Deno.writeTextFileSync(reservedPortsFile, [...listed, ...missing].join(','));
+  } catch {
+    // Not Linux, or not allowed: the ports stay as they are.
+  }
+}
+
 export function assertPortFree(port: number, what: string, shiftVariable?: string): void {
   try {
     Deno.listen({ hostname: '127.0.0.1', port }).close();

@@ -12,7 +12,7 @@ import { postgrestBinary, postgrestEnv, postgrestVersion } from './postgrest.ts'
 import { ensurePgbouncerInstalled, poolerSettings, startPgbouncer } from './pgbouncer.ts';
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
 import { startReplica } from './replica.ts';
-import { assertPortFree, httpOk, logPath, run, type Running, spawnReady } from './processes.ts';
+import { assertPortFree, httpOk, logPath, reservePorts, run, type Running, spawnReady } from './processes.ts';
 import { saveAuthTemplate } from './schema.ts';
 import { setRunDir, supervise } from './supervisor.ts';
 
@@ -288,6 +288,7 @@ export async function up(profile: Profile): Promise<Stack> {
   await Deno.mkdir(profile.dir, { recursive: true });
   const logDir = join(profile.dir, 'logs');
   const { ports } = profile;
+  reservePorts(Object.values(ports));
   assertPortFree(ports.api, 'API gateway', profile.portShiftVariable);
   assertPortFree(ports.mailApi, 'Mailpit', profile.portShiftVariable);
   assertPortFree(ports.smtp, 'Mailpit SMTP', profile.portShiftVariable);

@@ -252,7 +252,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
     const wrong = code === '111111' ? '222222' : '111111';
     for (let i = 0; i < 5; i++) {
       expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: wrong })))
-        .toMatchObject({ status: 401 });
+        .toMatchObject({ status: 400, hint: 'invalid_code' });
     }
     // Locked for this session: the right code is refused too, before it is checked.
     expect(refusal(await owner.sdk.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
@@ -263,7 +263,7 @@ describe.skipIf(!authIsRunning)('two-factor', () => {
       .toMatchObject({ proved: true });
     // The code is used up.
     expect(refusal(await otherSession.rpc('prove_factor_owner', { p_factor_id: enrolled!.id, p_code: code })))
-      .toEqual({ status: 401, code: 'PT401', hint: 'wrong_password' });
+      .toEqual({ status: 400, code: 'PT400', hint: 'invalid_code' });
   });
 
   it("wrong codes lock the address that sent them, then every new address, never the owner's own; a code is accepted once", async () => {

@@ -1,96 +1,25 @@
 // The threat model of docs/ACCOUNTS-SECURITY.md, "What an attacker can do": one test per row and column, through
 // each door that reaches the cell: the facade, Supabase Auth's own endpoints (/auth/v1, as supabase-js calls them)
 // and PostgREST (/rest/v1, supabase-js from() and rpc()).
-import { createClient } from '@supabase/supabase-js';
-import { decodeJwt } from 'jose';
-import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../client/database.ts';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
-import { latestCode, latestUndoCode } from '../helpers/mailpit.ts';
-import { resetCode, waitOutRecoveryInterval } from '../helpers/reset-codes.ts';
+import { latestCode, latestUndoCode, mailsTo } from '../helpers/mailpit.ts';
+import { resetCode } from '../helpers/reset-codes.ts';
+import {
+  authCall,
+  codeAged,
+  codeOf,
+  codeSession,
+  logIn,
+  rest,
+  signsInWith,
+  stillWorks,
+  withFactor,
+} from '../helpers/session-kinds.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
-
-const codeOf = (secret: string) => new TOTP({ secret }).generate();
-
-/** Supabase Auth's own endpoint, through the gateway, as supabase-js calls it. */
-async function authCall(method: string, path: string, options: { token?: string; json?: unknown } = {}) {
-  const response = await fetch(`${stack.apiUrl}/auth/v1${path}`, {
-    method,
-    headers: {
-      apikey: stack.anonKey,
-      Authorization: `Bearer ${options.token ?? stack.anonKey}`,
-      'X-Supabase-Api-Version': '2024-01-01',
-      ...(options.json === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: options.json === undefined ? undefined : JSON.stringify(options.json),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
-
-/** PostgREST as a supabase-js client holding only `token`. */
-function rest(token: string) {
-  return createClient<Database>(stack.apiUrl, stack.anonKey, {
-    global: { headers: { Authorization: `Bearer ${token}` } },
-    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-  });
-}
-
-async function logIn(account: Account, password = defaultPassword) {
-  return await api('POST', '/auth/login', { json: { login: account.username, password } });
-}
-
-/** `account` with a verified authenticator, its owner proving it with the password; the aal2 token and the secret. */
-async function withFactor(account: Account) {
-  const enrolled = await api('POST', '/user/mfa/totp', {
-    token: account.accessToken,
-    json: { current_password: defaultPassword },
-  });
-  const verified = await api('POST', `/user/mfa/${enrolled.body.id}/verify`, {
-    token: account.accessToken,
-    json: { code: codeOf(enrolled.body.secret) },
-  });
-  expect(verified.status).toBe(200);
-  // As if the codes of that time step were past: a factor accepts a code once (31_second_factor_checks.sql).
-  await asRoot`update private.factor_code_checks set last_accepted_step = last_accepted_step - 3 where factor_id = ${enrolled.body.id}`;
-  return {
-    id: enrolled.body.id as string,
-    secret: enrolled.body.secret as string,
-    aal2: verified.body.session.access_token as string,
-  };
-}
-
-/** Whether `token` still acts as its user, asked of the facade and of PostgREST. */
-async function stillWorks(token: string): Promise<[number, number]> {
-  const me = await rest(token).rpc('me');
-  return [(await api('GET', '/auth/user', { token })).status, me.status];
-}
-
-/** A session begun with a code e-mailed by `signInWithOtp` (sign-in by e-mail, as a magic link's code is). */
-async function codeSession(account: Account) {
-  await asRoot`delete from private.code_mails where user_id = ${account.id}`;
-  await waitOutRecoveryInterval(account.id);
-  const since = new Date();
-  expect((await authCall('POST', '/otp', { json: { email: account.email, create_user: false } })).status).toBe(200);
-  const verified = await authCall('POST', '/verify', {
-    json: { type: 'email', email: account.email, token: await latestCode(account.email, since) },
-  });
-  expect(verified.status).toBe(200);
-  const sessionId = decodeJwt(verified.body.access_token).session_id as string;
-  return { access: verified.body.access_token as string, refresh: verified.body.refresh_token as string, sessionId };
-}
-
-/** As if the code that began the session had been e-mailed `minutes` ago. */
-async function codeAged(sessionId: string, minutes: number) {
-  await asRoot`update auth.mfa_amr_claims set created_at = now() - make_interval(mins => ${minutes})
-    where session_id = ${sessionId}`;
-}
-
-const signsInWith = async (account: Account, password: string) => (await logIn(account, password)).status;
 
 describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY.md)', () => {
   it('(a) an access token: acts as the user on every door until the session ends', async () => {
@@ -397,11 +326,18 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
       json: { email: owner.email, code: await resetCode(owner), password: 'the thief now' },
     });
     expect(noFactor).toMatchObject({ status: 403, body: { error: { code: 'second_factor_required' } } });
+    const code = await resetCode(owner);
+    const asked = new Date();
     const started = await api('POST', '/auth/reset_password', {
-      json: { email: owner.email, code: await resetCode(owner), password: 'the thief now', lost_authenticator: true },
+      json: { email: owner.email, code, password: 'the thief now', lost_authenticator: true },
+      headers: { 'User-Agent': 'ThiefBrowser/1.0' },
     });
     expect(started.status).toBe(202);
     expect((await logIn(owner, 'the thief now')).status).toBe(401);
+    // The mailbox is told at once, with the thief's device, and an undo.
+    const notice = (await mailsTo(owner.email)).find((mail) => mail.subject.includes('removal of your authenticator'));
+    expect(notice?.text).toContain('device: ThiefBrowser/1.0');
+    expect(await latestUndoCode(owner.email, asked)).toMatch(/^[0-9a-f]{32}$/);
 
     // The owner sees it on signing in, steps up and cancels it, then changes the password the thief knows.
     const login = await logIn(owner);
@@ -410,7 +346,9 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
       token: login.body.session.access_token,
       json: { code: codeOf(secret) },
     })).body.session.access_token;
+    const cancelledAt = new Date();
     expect((await api('DELETE', '/user/mfa/recovery', { token: aal2 })).status).toBe(200);
+    expect(await latestUndoCode(owner.email, cancelledAt)).toMatch(/^[0-9a-f]{32}$/);
     expect(
       (await api('PUT', '/user', { token: aal2, json: { password: 'mine only', current_password: defaultPassword } }))
         .status,

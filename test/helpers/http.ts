@@ -71,7 +71,8 @@ export function authFrom(
   return requestFrom(source, method, `${stack.apiUrl}/auth/v1${path}`, json, headers);
 }
 
-function requestFrom(
+/** A request to `target` from the loopback address `source`, JSON in and out. */
+export function requestFrom(
   source: string,
   method: string,
   target: string,

@@ -2,6 +2,7 @@
 // the e-mailed code proves the mailbox, the authenticator's code the factor, as Auth asks (an aal2 session to set
 // a password on such an account). An owner who lost the authenticator starts the 72-hour removal of the factors
 // instead, proved by the same e-mailed code; once it is over, the reset completes it and sets the password.
+import { mailRecoveryNotice } from './account-notices.ts';
 import type { AuthSession } from './auth-api.ts';
 import { fromAuth } from './auth-errors.ts';
 import type { RequestDeps } from './context.ts';
@@ -32,7 +33,16 @@ export async function proveSecondFactor(
   const factors = (user.factors ?? []).filter((factor) => factor.status === 'verified');
   if (factors.length === 0) return { accessToken: recovery.access_token };
 
-  if (input.lost_authenticator) return await removeLostFactors(deps, user.id, recovery.access_token);
+  if (input.lost_authenticator) {
+    const proved = await removeLostFactors(deps, user.id, recovery.access_token);
+    if ('recovery' in proved) {
+      await mailRecoveryNotice(deps, { id: user.id, email: user.email ?? '' }, 'factor_recovery_started', {
+        address: clientIp,
+        device: userAgent,
+      });
+    }
+    return proved;
+  }
   if (!input.totp_code) {
     throw new ApiError(
       403,

@@ -4,6 +4,7 @@
 // /user/mfa/{factorId} comes last: /user/mfa/recovery is a path of its own, not a factor's id.
 import { createRoute, z } from '@hono/zod-openapi';
 import { requireUser } from '../lib/caller.ts';
+import { mailRecoveryNotice } from '../lib/account-notices.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
 import { invalidCode, mailOneTimeCode, verifyCode } from '../lib/codes.ts';
 import { errorResponses } from '../lib/openapi-errors.ts';
@@ -122,8 +123,8 @@ export const mfa = createRouter()
           'Enrolled: verify a first code',
         ),
         ...errorResponses({
-          400: 'Invalid input',
-          401: 'Not signed in, or a wrong password or code',
+          400: 'Invalid input, or a wrong or expired code',
+          401: 'Not signed in, or a wrong password',
           409: 'A factor with this name exists, or as many as allowed',
           429: 'Too many wrong passwords or codes',
         }),
@@ -291,6 +292,10 @@ export const mfa = createRouter()
       await deps.auth.logout(proof.access_token, 'local').catch(() => undefined);
       if (proof.user.id !== profile.id) throw invalidCode();
       const [row] = await queryAs(deps, server, sql`select private.start_factor_recovery(${profile.id}) as recovery`);
+      await mailRecoveryNotice(deps, profile, 'factor_recovery_started', {
+        address: clientIp,
+        device: c.req.header('User-Agent'),
+      });
       return c.json(row.recovery, 202);
     },
   )
@@ -312,7 +317,13 @@ export const mfa = createRouter()
       },
     }),
     async function cancelFactorRecovery(c) {
-      return c.json(await rpc(c.var.deps, c.var.caller, 'cancel_factor_recovery', {}), 200);
+      const { deps, caller, clientIp } = c.var;
+      const cancelled = await rpc(deps, caller, 'cancel_factor_recovery', {});
+      await mailRecoveryNotice(deps, await ownAccount(deps, caller), 'factor_recovery_cancelled', {
+        address: clientIp,
+        device: c.req.header('User-Agent'),
+      });
+      return c.json(cancelled, 200);
     },
   )
   .openapi(

@@ -7,6 +7,7 @@
 // See docs/ACCOUNTS-SECURITY.md, "Code e-mails".
 import { z } from 'zod';
 import type { Context } from 'hono';
+import { mailAccountNotice } from '../lib/account-notices.ts';
 import type { AppEnv, RequestDeps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
 import {
@@ -16,10 +17,7 @@ import {
   takeHookDelivery,
   takeMailSlot,
 } from '../lib/mail-slots.ts';
-import { queryAs } from '../lib/query.ts';
 import { createRouter } from '../lib/router.ts';
-import { sql } from '../lib/sql-text.ts';
-import { server } from '../lib/tokens.ts';
 
 /** Auth's e-mail action types, each with its template (functions/api/templates/<name>.html). */
 const templates: Record<string, string> = {
@@ -177,27 +175,16 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async func
  * to a budget a flood spent. The mail server failing loses it (Auth only logs the hook's error), as Auth would.
  */
 async function sendNotice(c: Context<AppEnv>, input: HookInput, notice: (typeof notices)[string], webhookId: string) {
-  const to = input.email_data.old_email || input.user.email;
   const deps = hookDeps(c);
-  const [{ code }] = await queryAs(
-    deps,
-    server,
-    sql`select private.record_account_change(${input.user.id}, ${notice.kind}, ${to}, ${input.metadata.ip_address}) as code`,
-  );
-  const undoUrl = `${deps.env.SUPABASE_URL.replace(/\/$/, '')}/functions/v1/api/auth/undo?code=${code}`;
   try {
-    await deps.sendMail({
-      template: 'account_changed',
-      to,
-      fields: {
-        What: notice.what,
-        Detail: notice.detail(input.email_data),
-        Email: to,
-        When: new Date().toISOString().slice(0, 16).replace('T', ' '),
-        ClientAddress: input.metadata.ip_address || 'unknown',
-        UndoURL: undoUrl,
-        UndoCode: code,
-      },
+    await mailAccountNotice(deps, {
+      userId: input.user.id,
+      kind: notice.kind,
+      to: input.email_data.old_email || input.user.email,
+      what: notice.what,
+      detail: notice.detail(input.email_data),
+      address: input.metadata.ip_address,
+      device: '',
     });
   } catch (error) {
     console.error('send_email hook: the notice was not sent:', error instanceof Error ? error.message : error);
