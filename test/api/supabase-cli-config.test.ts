@@ -13,8 +13,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeholderHookSecret } from '../../functions/api/routes/send-email-hook.ts';
+import { appWith } from '../helpers/app.ts';
 
 const run = promisify(execFile);
 // Tests run from the repository's root (npm test).
@@ -147,4 +149,40 @@ describe("a hosted project's own hook settings win over .env.development", () =>
       await rm(file);
     }
   }, 70_000);
+});
+
+describe("the api function's Send Email hook and the placeholder secret", () => {
+  /** The hook's answer to a call signed with `signedWith`, from a facade whose secret is `secret`. */
+  async function hookAnswer(secret: string, signedWith: string): Promise<number> {
+    // An e-mail kind with no template: a call whose signature passes is answered 200 with Auth's error shape,
+    // and nothing is sent.
+    const payload = JSON.stringify({
+      user: { id: crypto.randomUUID(), email: 'nobody@example.test' },
+      email_data: { email_action_type: 'no_such_kind', token: '123456' },
+    });
+    const id = `msg_${crypto.randomUUID()}`;
+    const timestamp = new Date();
+    const answer = await appWith({ SEND_EMAIL_HOOK_SECRET: secret }).request('/api/hooks/send_email', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+        'webhook-signature': new Webhook(signedWith.replace(/^v1,whsec_/, '')).sign(id, timestamp, payload),
+      },
+      body: payload,
+    });
+    await answer.body?.cancel();
+    return answer.status;
+  }
+
+  it('refuses a call signed with the public placeholder, even when it is set as its secret', async () => {
+    expect(await hookAnswer(placeholderHookSecret, placeholderHookSecret)).toBe(401);
+  });
+
+  it('takes a call signed with a secret of its own', async () => {
+    const own = `v1,whsec_${Buffer.from('a hosted project secret of 32 bytes').toString('base64')}`;
+    expect(await hookAnswer(own, own)).toBe(200);
+    expect(await hookAnswer(own, placeholderHookSecret)).toBe(401);
+  });
 });
