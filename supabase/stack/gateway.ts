@@ -123,8 +123,10 @@ const preflight = `
         return 200;
       }`;
 /**
- * A service's own CORS headers give way to the gateway's (Kong's plugin sets them over the service's): PostgREST
- * reflects the Origin with `Access-Control-Allow-Credentials: true`, and one origin's answer must not carry two.
+ * A service's own Access-Control-Allow-Origin gives way to the gateway's (Kong's plugin sets it over the
+ * service's): an answer must not carry two. Supabase Auth's `Access-Control-Allow-Credentials: true` goes too: no
+ * credentials travel here (keys and tokens are headers, never cookies), and a browser refuses it beside `*`.
+ * The services' Access-Control-Expose-Headers stay theirs.
  */
 const serviceCors = `
       proxy_hide_header Access-Control-Allow-Origin;
@@ -239,7 +241,6 @@ ${
       'rest',
       'PostgREST',
       `${preflight}
-
       if ($api_key = none) { ${
         failure(401, 'no_api_key', "No API key found in the request: send the project's anon key in the apikey header")
       } }
