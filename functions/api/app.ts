@@ -59,11 +59,14 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   const app = createRouter().basePath('/api');
   app.use(requestId());
   // Browsers on any origin may call the API: credentials travel in the Authorization header, never in
-  // cookies, so a page on another origin can do nothing a script with the token could not do anyway.
+  // cookies, so a page on another origin can do nothing a script with the token could not do anyway. The
+  // function answers its own preflight, as an Edge Function must (a hosted project's gateway leaves
+  // /functions/v1's CORS to the function): every request header the API documents is allowed (Idempotency-Key on
+  // the creates, X-Request-Id, which the answer echoes), and every answer header it documents may be read.
   app.use(cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info'],
+    allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info', 'Idempotency-Key', 'X-Request-Id'],
     exposeHeaders: [
       'X-Request-Id',
       'Retry-After',
@@ -72,6 +75,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
       'RateLimit-Limit',
       'RateLimit-Remaining',
       'RateLimit-Reset',
+      'Content-Disposition',
     ],
     maxAge: 600,
   }));

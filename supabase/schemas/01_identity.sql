@@ -180,6 +180,9 @@ comment on function private.fail(integer, text, text) is 'Raises an API error: S
 -- takes a whole answer from an error: SQLSTATE PGRST, MESSAGE the body as JSON (the shape of every other error:
 -- code PT<status>, message, details the quota as JSON text, hint the stable code), DETAIL the status and headers
 -- as JSON. The facade reads the body from MESSAGE and sends the same headers (functions/api/lib/errors.ts).
+-- PostgREST 12's own Access-Control-Expose-Headers (Location, Content-Range…) lacks these, so the answer adds a
+-- second one naming them: a browser joins the two, and a page on another origin may read when to come back, on a
+-- hosted project too (its gateway leaves that header alone).
 create function private.fail(p_status integer, p_code text, p_message text, p_quota jsonb)
 returns void
 language plpgsql
@@ -193,7 +196,8 @@ begin
       'Retry-After', p_quota ->> 'reset',
       'RateLimit-Limit', p_quota ->> 'limit',
       'RateLimit-Remaining', p_quota ->> 'remaining',
-      'RateLimit-Reset', p_quota ->> 'reset'))::text;
+      'RateLimit-Reset', p_quota ->> 'reset',
+      'Access-Control-Expose-Headers', 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset'))::text;
 end;
 $$;
 revoke execute on function private.fail(integer, text, text, jsonb) from public;

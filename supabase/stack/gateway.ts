@@ -102,6 +102,38 @@ const forwardedHeaders = `
       proxy_set_header Sb-Forwarded-For $sb_forwarded_for;`;
 
 /**
+ * CORS as a hosted project's API gateway does it. The Supabase CLI's gateway (Kong, supabase/cli
+ * internal/start/templates/kong.yml) puts Kong's `cors` plugin, unconfigured, on /auth/v1, /rest/v1 and
+ * /storage/v1 (also /graphql/v1, /realtime/v1), not on /functions/v1, whose function answers its own preflight
+ * (here the facade's `cors()`, functions/api/app.ts), as on a hosted project. Kong's plugin
+ * (Kong/kong kong/plugins/cors/handler.lua), with no origins, methods or headers configured, runs before any key
+ * check (priority 2000, key-auth 1250) and:
+ * - answers a preflight (OPTIONS with Origin and Access-Control-Request-Method) itself, 200 with
+ *   `Access-Control-Allow-Origin: *`, the methods below, and the request's Access-Control-Request-Headers as
+ *   `Access-Control-Allow-Headers` (so apikey, x-client-info, Prefer… whatever supabase-js sends); no Max-Age;
+ * - sets `Access-Control-Allow-Origin: *` on every other answer, the service's and its own (a 401 of key-auth).
+ * Here every answer the gateway gives itself carries it too (404, 503, 400…), /functions/v1's included.
+ */
+const allowOrigin = 'add_header Access-Control-Allow-Origin "*" always;';
+const preflight = `
+      if ($cors_preflight) {
+        ${allowOrigin}
+        add_header Access-Control-Allow-Methods "GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS,TRACE,CONNECT" always;
+        add_header Access-Control-Allow-Headers $http_access_control_request_headers always;
+        return 200;
+      }`;
+/**
+ * A service's own Access-Control-Allow-Origin gives way to the gateway's (Kong's plugin sets it over the
+ * service's): an answer must not carry two. Supabase Auth's `Access-Control-Allow-Credentials: true` goes too: no
+ * credentials travel here (keys and tokens are headers, never cookies), and a browser refuses it beside `*`.
+ * The services' Access-Control-Expose-Headers stay theirs.
+ */
+const serviceCors = `
+      proxy_hide_header Access-Control-Allow-Origin;
+      proxy_hide_header Access-Control-Allow-Credentials;
+      ${allowOrigin}`;
+
+/**
  * `prefix` forwarded to the upstream `name` without the prefix. The path is the client's own, as sent (not
  * nginx's decoded and normalised one); a path that only normalises into the prefix ("/x/../rest/v1/…") is not
  * the prefix's and is refused.
@@ -110,7 +142,7 @@ function route(prefix: string, name: string, service: string, extra = ''): strin
   return `
     location ${prefix}/ {
       if ($${name}_path = "") { ${nothingHere} }
-      if ($not_utf8) { ${notUtf8} }${extra}${forwardedHeaders}
+      if ($not_utf8) { ${notUtf8} }${extra}${forwardedHeaders}${serviceCors}
       proxy_pass http://${name}$${name}_path;
       error_page 502 = @${name}_down;${refusals}
     }
@@ -178,6 +210,15 @@ ${keys}
     "" "Bearer $http_apikey";
     default $http_authorization;
   }
+  # A CORS preflight, as Kong's cors plugin tells one: OPTIONS with an Origin and an Access-Control-Request-Method.
+  map "$request_method $http_access_control_request_method" $cors_request {
+    "~^OPTIONS ." 1;
+    default "";
+  }
+  map "$cors_request$http_origin" $cors_preflight {
+    "~^1." 1;
+    default "";
+  }
   # The path in an error message, when it holds nothing JSON would have to escape.
   map $uri $shown_path {
     "~^[A-Za-z0-9/._~-]*$" $uri;
@@ -189,15 +230,17 @@ ${upstream('rest', input.rest, '/rest/v1')}
 
   server {
     listen 127.0.0.1:${input.port};
-    large_client_header_buffers 4 16k;${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
-${route('/auth/v1', 'auth', 'Supabase Auth')}
+    large_client_header_buffers 4 16k;
+    # Every answer the gateway gives itself (refusals, 404, 503) may be read by a page on another origin.
+    ${allowOrigin}${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
+${route('/auth/v1', 'auth', 'Supabase Auth', preflight)}
 ${route('/functions/v1', 'functions', 'The api function')}
 ${
     route(
       '/rest/v1',
       'rest',
       'PostgREST',
-      `
+      `${preflight}
       if ($api_key = none) { ${
         failure(401, 'no_api_key', "No API key found in the request: send the project's anon key in the apikey header")
       } }
@@ -207,6 +250,11 @@ ${
       proxy_set_header Authorization $rest_authorization;`,
     )
   }
+    # Storage is not part of the local stack (docs/OPERATIONS.md): its preflights are answered as a hosted project's
+    # are, so that a browser reads the 404 that follows rather than failing the request.
+    location /storage/v1/ {${preflight}
+      ${nothingHere}
+    }
     location ~ "^/(auth|functions|rest)/v1$" { ${nothingHere} }
     location / { ${nothingHere} }
     location @nothing { ${nothingHere} }
