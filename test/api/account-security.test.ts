@@ -8,6 +8,7 @@ import { registerAndConfirm, withoutRequestId } from '../helpers/registration.ts
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
 import { uniqueUsername } from '../helpers/accounts.ts';
+import { waitOutMailInterval } from '../helpers/reset-codes.ts';
 
 const auth = describe.skipIf(!authIsRunning);
 
@@ -96,9 +97,9 @@ auth('guessing e-mailed codes from many addresses', () => {
     expect((await authClient().verifyOtp({ email, token: code, type: 'signup' })).error).not.toBeNull();
 
     // A new code within the minute: its e-mail's slot (private.take_mail_slot, tested in mail-limits.test.ts) is
-    // freed, and the test stack's Auth sends at most one e-mail a second.
+    // freed, and Auth's interval between two e-mails waited out.
     await asRoot`delete from private.code_mails where kind = 'signup' and user_id = (select id from auth.users where email = ${email})`;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await waitOutMailInterval({ email });
     const since = new Date();
     await api('POST', '/auth/resend_code', { json: { email } });
     const fresh = await api('POST', '/auth/confirm_email', { json: { email, code: await latestCode(email, since) } });

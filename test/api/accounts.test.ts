@@ -9,6 +9,7 @@ import { latestCode, mailCount } from '../helpers/mailpit.ts';
 import { registerAndConfirm, withoutRequestId } from '../helpers/registration.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
+import { waitOutMailInterval } from '../helpers/reset-codes.ts';
 
 const auth = describe.skipIf(!authIsRunning);
 
@@ -370,9 +371,9 @@ auth('password recovery', () => {
     await api('POST', '/auth/register', { json: { username, email, password: defaultPassword } });
     const firstCode = await latestCode(email);
     // Within the minute a resend sends nothing (test/api/mail-limits.test.ts); here the minute has passed: its slot
-    // is freed, and the test stack's Auth sends at most one e-mail a second.
+    // is freed, and Auth's interval between two e-mails waited out.
     await asRoot`delete from private.code_mails where kind = 'signup' and user_id = (select id from auth.users where email = ${email})`;
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await waitOutMailInterval({ email });
     const since = new Date();
     expect((await api('POST', '/auth/resend_code', { json: { email } })).status).toBe(200);
     const code = await latestCode(email, since);

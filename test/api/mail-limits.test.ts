@@ -11,6 +11,7 @@ import { mailsTo } from '../helpers/mailpit.ts';
 import { registerAndConfirm } from '../helpers/registration.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
+import { waitOutMailInterval } from '../helpers/reset-codes.ts';
 
 const auth = describe.skipIf(!authIsRunning);
 
@@ -37,7 +38,7 @@ auth('a flood of code requests for one account', () => {
     const recover = await Promise.all(
       sources.map((source) => authFrom(source, 'POST', '/recover', { email: victim.email })),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await waitOutMailInterval(victim);
     const otp = await Promise.all(
       sources.map((source) => authFrom(source, 'POST', '/otp', { email: victim.email, create_user: false })),
     );
@@ -185,7 +186,7 @@ auth('every e-mail Auth sends through the hook', () => {
     expect(confirmed.error).toBeNull();
 
     expect((await client.resetPasswordForEmail(email)).error).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // Auth: a second between a reset and a one-time code
+    await waitOutMailInterval({ email }); // Auth: a second between a reset and a one-time code
     expect((await client.signInWithOtp({ email, options: { shouldCreateUser: false } })).error).toBeNull();
     expect((await client.reauthenticate()).error).toBeNull();
     expect(await subjectsTo(email)).toEqual(

@@ -10,6 +10,7 @@ import { mailsTo } from '../helpers/mailpit.ts';
 import { openLink, studioAuth } from '../helpers/studio.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
+import { waitOutMailInterval } from '../helpers/reset-codes.ts';
 
 const mails = describe.skipIf(!authIsRunning);
 
@@ -110,7 +111,7 @@ mails('every other kind Auth may send, with a link that works on the stack', () 
     expect(toNew.text).toContain(`to ${newEmail}`);
     expect((await openLink(toNew.link!)).status).toBe(303);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // Auth: a second between two e-mails of an account
+    await waitOutMailInterval({ email }); // Auth: a second between two e-mails of an account
     const reauthenticate = await fetch(`${stack.apiUrl}/auth/v1/reauthenticate`, {
       headers: { apikey: stack.anonKey, Authorization: `Bearer ${token}` },
     });

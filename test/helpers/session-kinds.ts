@@ -9,7 +9,7 @@ import type { Account } from './accounts.ts';
 import { asRoot } from './db.ts';
 import { api, apiFrom, requestFrom } from './http.ts';
 import { latestCode } from './mailpit.ts';
-import { waitOutRecoveryInterval } from './reset-codes.ts';
+import { waitOutMailInterval } from './reset-codes.ts';
 import { stack } from './stack.ts';
 import { defaultPassword } from './users.ts';
 
@@ -102,7 +102,7 @@ export interface CodeSession {
 /** The code of a mail Auth sends `account` when asked `path` with `json`, its minute slot and interval waited out. */
 async function mailedCode(account: Account, path: string, json: unknown, source: Source): Promise<string> {
   await asRoot`delete from private.code_mails where user_id = ${account.id}`;
-  await waitOutRecoveryInterval(account.id);
+  await waitOutMailInterval(account);
   const since = new Date();
   expect((await authCall('POST', path, { json, source })).status).toBe(200);
   return await latestCode(account.email, since);
