@@ -141,3 +141,106 @@ set identity_data = i.identity_data || jsonb_build_object('email', u.email), upd
 from auth.users u
 where i.user_id = u.id and i.provider = 'email' and u.email is not null
   and (i.identity_data ->> 'email') is distinct from u.email;
+
+-- The integrity report names what the triggers above now prevent, when a load with triggers off left it.
+create or replace function moderation.integrity_report()
+returns table (problem text, element_type text, element_id uuid, detail text, repair text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with follow_counts as (
+    select p.id,
+      (select count(*) from public.follows f where f.followee_id = p.id and f.status = 'accepted') as followers,
+      (select count(*) from public.follows f where f.follower_id = p.id and f.status = 'accepted') as following,
+      (select count(*) from public.posts x where x.author_id = p.id) as posts,
+      p.followers_count, p.following_count, p.posts_count
+    from public.profiles p
+  )
+  select 'counter', 'user', c.id,
+    format('followers %s (rows %s), following %s (rows %s), posts %s (rows %s)',
+      c.followers_count, c.followers, c.following_count, c.following, c.posts_count, c.posts),
+    'select private.recount_counters()'
+  from follow_counts c
+  where (c.followers_count, c.following_count, c.posts_count) is distinct from (c.followers::integer, c.following::integer, c.posts::integer)
+  union all
+  select 'counter', 'post', p.id, format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, l.n, p.comments_count, x.n),
+    'select private.recount_counters()'
+  from public.posts p
+  cross join lateral (select count(*)::integer as n from public.post_likes l where l.post_id = p.id) l
+  cross join lateral (select count(*)::integer as n from public.comments x where x.post_id = p.id) x
+  where (p.likes_count, p.comments_count) is distinct from (l.n, x.n)
+  union all
+  select 'counter', 'comment', c.id, format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, l.n, c.replies_count, r.n),
+    'select private.recount_counters()'
+  from public.comments c
+  cross join lateral (select count(*)::integer as n from public.comment_likes l where l.comment_id = c.id) l
+  cross join lateral (select count(*)::integer as n from public.comments r where r.parent_id = c.id) r
+  where (c.likes_count, c.replies_count) is distinct from (l.n, r.n)
+  union all
+  select 'ban state', 'user', p.id,
+    format('@%s: profile %s, Auth %s', p.username, case when p.banned_at is null then 'not banned' else 'banned' end,
+      case when coalesce(u.banned_until > now(), false) then 'banned' else 'not banned' end),
+    case when p.banned_at is null then format('select moderation.ban_user(%L, ''<reason>'')', p.username)
+      else format('select moderation.unban_user(%L, ''<reason>'')', p.username) end
+  from public.profiles p join auth.users u on u.id = p.id
+  where (p.banned_at is not null) <> coalesce(u.banned_until > now(), false)
+  union all
+  select 'relation across a block', 'user', r.first_id, format('%s of %s by %s', r.relation, r.second_id, r.first_id),
+    format('delete from public.%s where %s', r.relation, r.condition)
+  from (
+    select 'follows' as relation, f.follower_id as first_id, f.followee_id as second_id,
+      format('follower_id = %L and followee_id = %L', f.follower_id, f.followee_id) as condition
+    from public.follows f
+    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((f.follower_id, f.followee_id), (f.followee_id, f.follower_id)))
+    union all
+    select 'close_friends', c.owner_id, c.friend_id, format('owner_id = %L and friend_id = %L', c.owner_id, c.friend_id)
+    from public.close_friends c
+    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((c.owner_id, c.friend_id), (c.friend_id, c.owner_id)))
+  ) r
+  union all
+  select 'reports summary', coalesce(t.target_type, e.target_type)::text, coalesce(t.target_id, e.target_id),
+    format('summary %s, reports %s', coalesce(e.reports_count, 0), coalesce(t.n, 0)), 'select private.resummarize_reports()'
+  from (
+    select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
+      count(*)::integer as n, max(r.created_at) as latest
+    from public.reports r group by 1, 2
+  ) t
+  full join private.reported_elements e on e.target_type = t.target_type and e.target_id = t.target_id
+  where (e.reports_count, e.latest_at) is distinct from (t.n, t.latest)
+  union all
+  select 'confirmation', 'user', p.id, format('@%s: profile %s, Auth %s', p.username, p.confirmed_at, u.email_confirmed_at),
+    format('update public.profiles p set confirmed_at = u.email_confirmed_at from auth.users u where u.id = p.id and p.id = %L', p.id)
+  from public.profiles p join auth.users u on u.id = p.id
+  where p.confirmed_at is distinct from u.email_confirmed_at
+  union all
+  select 'reserved username', 'user', p.id, format('@%s is reserved', p.username),
+    format('update public.profiles set username = ''<another>'' where id = %L', p.id)
+  from public.profiles p join private.reserved_usernames r on r.name = p.username
+  union all
+  select 'account without profile', 'user', u.id, coalesce(u.email, ''),
+    format('delete from auth.users where id = %L', u.id)
+  from auth.users u
+  where not exists (select 1 from public.profiles p where p.id = u.id)
+  union all
+  select 'e-mail', 'user', u.id,
+    case when o.id is null then format('%s is not in lower case', u.email)
+      else format('%s is also the address of account %s', u.email, o.id) end,
+    case when o.id is null then format('update auth.users set email = lower(email) where id = %L', u.id)
+      else format('update auth.users set email = ''<another address>'' where id = %L', u.id) end
+  from auth.users u
+  left join lateral (
+    select x.id from auth.users x
+    where x.id <> u.id and not x.is_sso_user and lower(x.email) = lower(u.email)
+    limit 1) o on true
+  where u.email is not null and not u.is_sso_user and (u.email <> lower(u.email) or o.id is not null)
+  union all
+  select 'e-mail identity', 'user', u.id, format('account %s, e-mail identity %s', u.email, i.identity_data ->> 'email'),
+    format('update auth.identities set identity_data = identity_data || jsonb_build_object(''email'', %L) where id = %L',
+      u.email, i.id)
+  from auth.users u join auth.identities i on i.user_id = u.id and i.provider = 'email'
+  where u.email is not null and (i.identity_data ->> 'email') is distinct from u.email
+$$;
+comment on function moderation.integrity_report() is
+  'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames, e-mail addresses and identities), with its repair; empty when all is well.';
