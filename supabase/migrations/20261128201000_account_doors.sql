@@ -129,6 +129,15 @@ grant execute on function private.account_mail_facts(uuid) to service_role;
 comment on function private.account_mail_facts(uuid) is
   'Whether the account''s owner knows a password, and whether it has a verified second factor: what its code e-mails may say.';
 
+-- The unknowable passwords given before this table, where the e-mails need them: an invitee who has not accepted
+-- yet (accepting, or a reset, is how an invitee sets a password). Only an account not yet confirmed gets a
+-- confirmation or an invitation, the e-mails that ask.
+insert into private.unknowable_passwords (user_id, encrypted_password)
+select u.id, u.encrypted_password
+from auth.users u
+where coalesce(u.encrypted_password, '') <> '' and u.invited_at is not null and u.email_confirmed_at is null
+on conflict (user_id) do nothing;
+
 -- Addresses written in another case before (an edit in SQL) are lowered, unless another account has the address:
 -- such a pair is left as it is, for an admin to settle. Identities left behind by such an edit follow their account.
 update auth.users u
