@@ -10,8 +10,10 @@ import type { Context } from 'hono';
 import type { AppEnv, RequestDeps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
 import {
+  accountMailFacts,
   giveBackHookDelivery,
   giveBackMailSlot,
+  type MailFacts,
   type MailSlot,
   takeHookDelivery,
   takeMailSlot,
@@ -46,17 +48,12 @@ const accountTemplates: Record<string, (facts: MailFacts) => string> = {
   recovery: (facts) => facts.has_factor ? 'recovery_second_factor' : 'recovery',
 };
 
-interface MailFacts {
-  has_password: boolean;
-  has_factor: boolean;
-}
-
 /** The template for this call: the kind's own, or the one its account's facts pick. */
 async function templateOf(deps: RequestDeps, { user, email_data: data }: HookInput): Promise<string> {
   const pick = accountTemplates[data.email_action_type];
   if (!pick) return templates[data.email_action_type];
-  const [{ facts }] = await queryAs(deps, server, sql`select private.account_mail_facts(${user.id}) as facts`);
-  return facts ? pick(facts as MailFacts) : templates[data.email_action_type];
+  const facts = await accountMailFacts(deps, user.id);
+  return facts ? pick(facts) : templates[data.email_action_type];
 }
 
 /**
