@@ -18,6 +18,10 @@
 -- refused here with 401 unauthorized and its stable code in `hint`, as the facade refuses it, rather than by
 -- Postgres's 42501 "permission denied" without one. anon keeps no privilege it did not have: this only says no
 -- sooner, and in the project's words.
+-- Studio's SQL editor, impersonating a user, calls this hook too (after setting the role and the claims, as
+-- PostgREST does), with a made-up session_id: private.impersonated_in_studio() (01_identity.sql) tells it from a
+-- request of PostgREST, which always connects as `authenticator`, so the impersonated user meets every other check
+-- here and reads as private.uid() says (a banned one as nobody), while a token with an ended session stays refused.
 create function private.check_request()
 returns void
 language plpgsql
@@ -34,6 +38,7 @@ declare
     when 'PATCH' then 'update' when 'DELETE' then 'delete' end;
 begin
   if (auth.jwt() ->> 'role') = 'authenticated'
+     and not private.impersonated_in_studio()
      and not exists (select 1 from auth.sessions s where s.id = (nullif(auth.jwt() ->> 'session_id', ''))::uuid)
      and not exists (select 1 from auth.users u where u.id = auth.uid() and u.banned_until > now()) then
     perform private.fail(401, 'unauthorized', 'Your session has ended: sign in again');
@@ -55,7 +60,7 @@ $$;
 revoke execute on function private.check_request() from public;
 grant execute on function private.check_request() to anon, authenticated, service_role;
 comment on function private.check_request() is
-  'PostgREST''s pre-request hook: 401 for a signed-in token whose session has ended, or for anon calling a function or using a table only users may; counts a request that may write for read-your-writes.';
+  'PostgREST''s pre-request hook (Studio''s impersonation calls it too): 401 for a signed-in token whose session has ended, or for anon calling a function or using a table only users may; counts a request that may write for read-your-writes.';
 
 alter role authenticator set pgrst.db_pre_request = 'private.check_request';
 notify pgrst, 'reload config';

@@ -537,8 +537,26 @@ as $$
     format('delete from auth.users where id = %L', u.id)
   from auth.users u
   where not exists (select 1 from public.profiles p where p.id = u.id)
+  union all
+  select 'e-mail', 'user', u.id,
+    case when o.id is null then format('%s is not in lower case', u.email)
+      else format('%s is also the address of account %s', u.email, o.id) end,
+    case when o.id is null then format('update auth.users set email = lower(email) where id = %L', u.id)
+      else format('update auth.users set email = ''<another address>'' where id = %L', u.id) end
+  from auth.users u
+  left join lateral (
+    select x.id from auth.users x
+    where x.id <> u.id and not x.is_sso_user and lower(x.email) = lower(u.email)
+    limit 1) o on true
+  where u.email is not null and not u.is_sso_user and (u.email <> lower(u.email) or o.id is not null)
+  union all
+  select 'e-mail identity', 'user', u.id, format('account %s, e-mail identity %s', u.email, i.identity_data ->> 'email'),
+    format('update auth.identities set identity_data = identity_data || jsonb_build_object(''email'', %L) where id = %L',
+      u.email, i.id)
+  from auth.users u join auth.identities i on i.user_id = u.id and i.provider = 'email'
+  where u.email is not null and (i.identity_data ->> 'email') is distinct from u.email
 $$;
 revoke all on function moderation.integrity_report() from public, anon, authenticated, service_role;
 comment on function moderation.integrity_report() is
-  'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames), with its repair; empty when all is well.';
+  'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames, e-mail addresses and identities), with its repair; empty when all is well.';
 

@@ -10,6 +10,20 @@
 --     which Auth holds to the current password like a password sign-in.
 -- Admins (Auth's admin API, Studio) set passwords as before: those changes end every session.
 
+-- The unknowable passwords given, each while it is the account's: the code e-mails tell an account whose owner
+-- knows no password from one whose owner does (private.account_mail_facts, 36_account_doors.sql). A password set
+-- since (a reset, an admin) is another hash, so the row no longer matches; the row goes with the account. The key
+-- is checked at commit: the row is written before Auth's insert of the account.
+create table private.unknowable_passwords (
+  user_id uuid primary key references auth.users (id) on delete cascade deferrable initially deferred,
+  encrypted_password text not null
+);
+alter table private.unknowable_passwords enable row level security;
+
+comment on table private.unknowable_passwords is
+  'The unknowable password each account without one was given (its hash): while it is the account''s, its owner knows no password.';
+comment on column private.unknowable_passwords.encrypted_password is 'The hash given; the account has another once a password is set.';
+
 create function private.give_unknowable_password()
 returns trigger
 language plpgsql
@@ -21,12 +35,15 @@ begin
   -- bcrypt at Auth's own cost, so a wrong password takes as long to refuse as for any account.
   new.encrypted_password := extensions.crypt(
     encode(extensions.gen_random_bytes(32), 'base64'), extensions.gen_salt('bf', 10));
+  insert into private.unknowable_passwords (user_id, encrypted_password)
+  values (new.id, new.encrypted_password)
+  on conflict (user_id) do update set encrypted_password = excluded.encrypted_password;
   return new;
 end;
 $$;
 revoke execute on function private.give_unknowable_password() from public;
 comment on function private.give_unknowable_password() is
-  'Trigger on auth.users: an account without a password gets an unknowable one, so Auth asks the current password before any change.';
+  'Trigger on auth.users: an account without a password gets an unknowable one (recorded in private.unknowable_passwords), so Auth asks the current password before any change.';
 
 create trigger give_unknowable_password
 before insert or update of encrypted_password on auth.users

@@ -3,8 +3,10 @@
 // link works on the stack (Auth's /verify behind the gateway, as supabase/stack/auth-env.ts sets the mailer
 // URL paths). Requests as Studio sends them: apps/studio/pages/api/platform/auth/[ref]/invite.ts,
 // magiclink.ts and recover.ts (POST /auth/v1/invite, /magiclink, /recover with { email } and the service key).
+import { TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
+import { type Account, createAccount } from '../helpers/accounts.ts';
+import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { mailsTo } from '../helpers/mailpit.ts';
 import { openLink, studioAuth } from '../helpers/studio.ts';
@@ -13,6 +15,27 @@ import { authClient, defaultPassword, uniqueEmail } from '../helpers/users.ts';
 import { waitOutMailInterval } from '../helpers/reset-codes.ts';
 
 const mails = describe.skipIf(!authIsRunning);
+
+/** The one e-mail titled `subject` that `email` got, once it is there. */
+async function mailTitled(email: string, subject: string) {
+  const received = (await mailsTo(email)).filter((mail) => mail.subject === subject);
+  expect(received).toHaveLength(1);
+  return received[0];
+}
+
+/** `account` with a verified authenticator app, enrolled and verified as the app does through the facade. */
+async function withFactor(account: Account): Promise<void> {
+  const enrolled = await api('POST', '/user/mfa/totp', {
+    token: account.accessToken,
+    json: { friendly_name: 'phone', current_password: defaultPassword },
+  });
+  expect(enrolled.status).toBe(200);
+  const code = new TOTP({ secret: enrolled.body.secret }).generate();
+  expect(
+    (await api('POST', `/user/mfa/${enrolled.body.id}/verify`, { token: account.accessToken, json: { code } })).status,
+  )
+    .toBe(200);
+}
 
 /** The one e-mail `email` got, once it is there. */
 async function onlyMail(email: string) {
@@ -131,5 +154,79 @@ mails('every other kind Auth may send, with a link that works on the stack', () 
     }
     const invited = await studioAuth('POST', '/admin/generate_link', { type: 'invite', email: uniqueEmail('linked') });
     expect((await openLink(invited.body.action_link)).fragment.has('access_token')).toBe(true);
+  });
+});
+
+// Issue 53: each button's e-mail says what is true of the account it goes to (the Send Email hook asks
+// private.account_mail_facts: whether its owner knows a password, whether it has a second factor).
+mails("Studio's buttons: the e-mail says what is true of the account", () => {
+  // apps/studio/pages/api/platform/auth/[ref]/confirmation.ts: "Send confirmation" is POST /auth/v1/invite { email }.
+  it('Send confirmation to a sign-up that chose a password: confirm, then sign in with that password', async () => {
+    const email = uniqueEmail('unconfirmed');
+    expect((await authClient().signUp({ email, password: defaultPassword })).error).toBeNull();
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    const mail = await mailTitled(email, 'Confirm your DayKeeper account');
+    expect(mail.text).toContain('the one chosen at sign-up');
+    expect(mail.text).not.toMatch(/no password/i);
+    expect((await mailsTo(email, 0)).map((received) => received.subject)).not.toContain('You are invited to DayKeeper');
+    const opened = await openLink(mail.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'invite']);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: defaultPassword } })).status).toBe(200);
+  });
+
+  it('Send confirmation to a sign-up: its code confirms the account too, as the e-mail says', async () => {
+    const email = uniqueEmail('unconfirmed');
+    expect((await authClient().signUp({ email, password: defaultPassword })).error).toBeNull();
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    const mail = await mailTitled(email, 'Confirm your DayKeeper account');
+    expect((await api('POST', '/auth/confirm_email', { json: { email, code: mail.code } })).status).toBe(200);
+    expect((await api('POST', '/auth/login', { json: { login: email, password: defaultPassword } })).status).toBe(200);
+  });
+
+  // magiclink.ts: "Send magic link" to an account not yet confirmed is Auth's sign-up confirmation again.
+  it('Send magic link to an invitee not yet confirmed: the confirmation says the account has no password yet', async () => {
+    const email = uniqueEmail('invitee');
+    expect((await studioAuth('POST', '/invite', { email })).status).toBe(200);
+    // Auth sends one confirmation a minute: as if the invitation were older.
+    await asRoot`update auth.users set confirmation_sent_at = now() - interval '2 minutes' where email = ${email}`;
+    expect((await studioAuth('POST', '/magiclink', { email })).status).toBe(200);
+    const mail = await mailTitled(email, 'Confirm your DayKeeper account');
+    expect(mail.text).toContain('no password yet');
+    expect(mail.text).toContain('POST /auth/forget_password');
+    expect(mail.text).not.toContain('sign in with your password');
+  });
+
+  it('Send magic link to an account with a second factor says the authenticator is asked next', async () => {
+    const member = await createAccount('magicfactor');
+    await withFactor(member);
+    expect((await studioAuth('POST', '/magiclink', { email: member.email })).status).toBe(200);
+    const mail = await mailTitled(member.email, 'Your DayKeeper sign-in link');
+    expect(mail.text).toContain('authenticator app');
+    const opened = await openLink(mail.link!);
+    expect([opened.status, opened.fragment.get('type')]).toEqual([303, 'magiclink']);
+    // As the e-mail says: the link's session has yet to give the authenticator's code.
+    const factors = await api('GET', '/user/mfa', { token: opened.fragment.get('access_token')! });
+    expect(factors.body).toMatchObject({ aal: 'aal1', factors: [{ status: 'verified' }] });
+  });
+
+  it('Send magic link to an account without a factor keeps the plain text', async () => {
+    const member = await createAccount('magicplain');
+    expect((await studioAuth('POST', '/magiclink', { email: member.email })).status).toBe(200);
+    const mail = await mailTitled(member.email, 'Your DayKeeper sign-in link');
+    expect(mail.text).not.toContain('authenticator');
+  });
+
+  it('Send password recovery to an account with a second factor: the new password takes the authenticator too', async () => {
+    const member = await createAccount('recoverfactor');
+    await withFactor(member);
+    expect((await studioAuth('POST', '/recover', { email: member.email })).status).toBe(200);
+    const mail = await mailTitled(member.email, 'Your DayKeeper password reset code');
+    expect(mail.text).toContain("authenticator's code");
+    expect(mail.text).not.toContain('choose a password there:');
+    // Without the authenticator's code, the reset code alone sets no password, as the e-mail says.
+    const alone = await api('POST', '/auth/reset_password', {
+      json: { email: member.email, code: mail.code, password: 'a new password here' },
+    });
+    expect(alone.status).toBe(403);
   });
 });

@@ -243,9 +243,10 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
   });
 });
 
-// apps/studio/lib/role-impersonation.ts: the SQL editor's "impersonate a user" runs the query as `postgres` after
-// these settings (the user's claims with a made-up session_id, and a marker path); test/db/impersonation.test.ts
-// covers what it may and may not open.
+// apps/studio/lib/role-impersonation.ts and pg-meta's role-impersonation.ts: the SQL editor's "impersonate a user"
+// runs the query as `postgres` after these settings (the user's claims with a made-up session_id, and a marker path)
+// and PostgREST's pre-request hook (test/helpers/studio.ts); test/db/impersonation.test.ts covers what it may and may
+// not open.
 studio('the SQL editor impersonating a user', () => {
   it('reads the feed and writes a like as the user would through supabase-js', async () => {
     const [reader, followed, blocker] = await Promise.all(

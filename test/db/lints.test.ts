@@ -42,6 +42,7 @@ const serverOnlyTables = [
   'reserved_usernames',
   'time_zones',
   'trusted_writers',
+  'unknowable_passwords',
   'write_counts',
   'write_limit_history',
   'write_limits',

@@ -84,31 +84,93 @@ export const tableEditor = {
   truncate: (name: string) => asRoot.unsafe(`truncate ${table(name)};`),
 };
 
-/** The path Studio's SQL editor marks an impersonated query with (apps/studio/lib/role-impersonation.ts). */
+/** The path Studio's SQL editor marks an impersonated query with (packages/pg-meta/src/sql/studio/role-impersonation.ts). */
 export const impersonationPath = '/impersonation-example-request-path';
 
+/** The project ref Studio puts in the claims it makes up; nothing in the database reads it. */
+const projectRef = 'default';
+
+/** Who the SQL editor's role selector impersonates: a user picked from the list, or `anon`. */
+export type Impersonated = Account | 'anon';
+
 /**
- * The SQL editor's "impersonate a user" (role-impersonation.ts, wrapWithRoleImpersonation): the role, the user's
- * claims with a made-up session_id, the request settings with the marker path, then `work`, in one transaction
- * as `postgres`.
+ * The claims Studio makes up (apps/studio/lib/role-impersonation.ts, getPostgrestClaims): for a user, their row of
+ * auth.users as Studio's user list shows it, aal1, and a fresh session_id no session has; for anon, the key's claims.
  */
-export function impersonating<T>(user: Account, work: (tx: Tx) => Promise<T>): Promise<T> {
+async function studioClaims(who: Impersonated): Promise<Record<string, unknown>> {
   const now = Math.floor(Date.now() / 1000);
-  const claims = JSON.stringify({
+  if (who === 'anon') return { iss: 'supabase', ref: projectRef, role: 'anon', iat: now, exp: now + 3600 };
+  const [user] = await asRoot`
+    select raw_app_meta_data, raw_user_meta_data, email, phone, role, is_anonymous from auth.users where id = ${who.id}`;
+  return {
     aal: 'aal1',
     amr: [{ method: 'password', timestamp: now }],
+    app_metadata: user.raw_app_meta_data,
     aud: 'authenticated',
     email: user.email,
     exp: now + 3600,
     iat: now,
-    role: 'authenticated',
+    iss: `https://${projectRef}.supabase.co/auth/v1`,
+    phone: user.phone,
+    role: user.role ?? 'authenticated',
     session_id: randomUUID(),
-    sub: user.id,
-  });
+    sub: who.id,
+    user_metadata: user.raw_user_meta_data,
+    is_anonymous: user.is_anonymous,
+  };
+}
+
+/**
+ * What Studio puts before the query typed in the SQL editor (pg-meta's getImpersonationSQL, with PostgREST's
+ * pre-request hook called as supabase/supabase pull request 50541 does): the role, the claims and the request
+ * settings with the marker path; then the hook PostgREST would call, read from the catalog where PostgREST reads
+ * it (`pgrst.db_pre_request` of `authenticator`, or of the database), called as the impersonated role, a name that
+ * resolves to no function of no arguments skipped; then the marker row pg-meta falls back to.
+ */
+function impersonationPrefix(role: string, claims: Record<string, unknown>): string {
+  return `select set_config('role', ${literal(role)}, true),
+set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true),
+set_config('request.method', 'POST', true),
+set_config('request.path', '${impersonationPath}', true),
+set_config('request.headers', '{"accept": "*/*"}', true);
+do $$
+declare
+  v_setting text;
+  v_hook regprocedure;
+begin
+  select substr(c.setting, length('pgrst.db_pre_request=') + 1) into v_setting
+  from pg_catalog.pg_db_role_setting s
+  cross join lateral unnest(s.setconfig) as c(setting)
+  where c.setting like 'pgrst.db_pre_request=%'
+    and (s.setrole = 0 or s.setrole = (select r.oid from pg_catalog.pg_roles r where r.rolname = 'authenticator'))
+    and s.setdatabase in (0, (select d.oid from pg_catalog.pg_database d where d.datname = current_database()))
+  order by s.setrole = 0, s.setdatabase = 0
+  limit 1;
+  if v_setting is null then
+    return;
+  end if;
+  begin
+    v_hook := to_regprocedure(v_setting || '()');
+  exception when others then
+    return;
+  end;
+  if v_hook is not null then
+    execute 'select ' || v_hook::text;
+  end if;
+end
+$$;
+select 1 as "ROLE_IMPERSONATION_NO_RESULTS";`;
+}
+
+/**
+ * The SQL editor's "impersonate" (a user, or anon): Studio's prefix above, then `work`, in one transaction as
+ * `postgres` (pg-meta runs the editor's text as one multi-statement query, one implicit transaction).
+ */
+export async function impersonating<T>(who: Impersonated, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const claims = await studioClaims(who);
+  const role = who === 'anon' ? 'anon' : String(claims.role);
   return asRoot.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${claims}, true),
-      set_config('request.method', 'POST', true), set_config('request.path', ${impersonationPath}, true),
-      set_config('request.headers', '{"accept": "*/*"}', true)`;
+    await tx.unsafe(impersonationPrefix(role, claims)).simple();
     return work(tx);
   }) as Promise<T>;
 }

@@ -53,3 +53,17 @@ export async function takeHookDelivery(deps: RequestDeps, webhookId: string): Pr
 export async function giveBackHookDelivery(deps: RequestDeps, webhookId: string): Promise<void> {
   await queryAs(deps, server, sql`select private.give_back_hook_delivery(${webhookId})`);
 }
+
+/** What a code e-mail may say of the account it goes to (private.account_mail_facts). */
+export interface MailFacts {
+  /** Its owner knows a password (not the unknowable one an invitee or a Google sign-up was given). */
+  has_password: boolean;
+  /** It has a verified second factor: a session begun by a link or a code steps up before it may do more. */
+  has_factor: boolean;
+}
+
+/** The account's facts, or null for an account Auth has not committed yet (its hook call comes first). */
+export async function accountMailFacts(deps: RequestDeps, userId: string): Promise<MailFacts | null> {
+  const [{ facts }] = await queryAs(deps, server, sql`select private.account_mail_facts(${userId}) as facts`);
+  return facts as MailFacts | null;
+}

@@ -3717,6 +3717,7 @@ export const operationCodes: Record<string, string[]> = {
     'database_not_ready',
     'database_unavailable',
     'email_banned',
+    'email_taken',
     'error',
     'forbidden',
     'incomplete_body',

@@ -11,8 +11,10 @@ import { mailAccountNotice } from '../lib/account-notices.ts';
 import type { AppEnv, RequestDeps } from '../lib/context.ts';
 import type { CodeMail } from '../lib/mail.ts';
 import {
+  accountMailFacts,
   giveBackHookDelivery,
   giveBackMailSlot,
+  type MailFacts,
   type MailSlot,
   takeHookDelivery,
   takeMailSlot,
@@ -28,6 +30,29 @@ const templates: Record<string, string> = {
   email_change: 'email_change',
   reauthentication: 'reauthentication',
 };
+
+/**
+ * The kinds whose text depends on the account they go to (private.account_mail_facts): its template when its owner
+ * knows a password or not, and when it has a verified second factor or not. An account Auth has not committed yet
+ * (a sign-up, or an invitation to a new address, whose hook call comes before) gets the kind's own template.
+ * Studio's "Send confirmation" is Auth's invitation again, to an account that may have chosen a password at sign-up;
+ * its "Send magic link" to an unconfirmed account is the sign-up's confirmation, which an invitee gets without a
+ * password; a sign-in link or a reset code to an account with a factor leads to a session that must step up first.
+ */
+const accountTemplates: Record<string, (facts: MailFacts) => string> = {
+  signup: (facts) => facts.has_password ? 'confirmation' : 'confirmation_no_password',
+  invite: (facts) => facts.has_password ? 'invite_with_password' : 'invite',
+  magiclink: (facts) => facts.has_factor ? 'magic_link_second_factor' : 'magic_link',
+  recovery: (facts) => facts.has_factor ? 'recovery_second_factor' : 'recovery',
+};
+
+/** The template for this call: the kind's own, or the one its account's facts pick. */
+async function templateOf(deps: RequestDeps, { user, email_data: data }: HookInput): Promise<string> {
+  const pick = accountTemplates[data.email_action_type];
+  if (!pick) return templates[data.email_action_type];
+  const facts = await accountMailFacts(deps, user.id);
+  return facts ? pick(facts) : templates[data.email_action_type];
+}
 
 /**
  * Auth's notices of a change of who controls the account (config.toml `[auth.email.notification.*]`): each goes to
@@ -89,8 +114,7 @@ function confirmationUrl(data: HookInput['email_data'], tokenHash: string): stri
  * The e-mails one hook call asks for. An e-mail change with secure_email_change (double_confirm_changes) sends a
  * code to each address: `token` to the current one, `token_new` to the new one (whose hashes Auth swaps).
  */
-function mailsOf({ user, email_data: data }: HookInput): CodeMail[] {
-  const template = templates[data.email_action_type];
+function mailsOf({ user, email_data: data }: HookInput, template: string): CodeMail[] {
   const fields = { Email: user.email, NewEmail: user.new_email, SiteURL: data.site_url, RedirectTo: data.redirect_to };
   const mail = (to: string, token: string, tokenHash: string): CodeMail => ({
     template,
@@ -148,12 +172,14 @@ export const sendEmailHook = createRouter().post('/hooks/send_email', async func
     return refuse(c, 500, 'Error sending e-mail: the Send Email hook has no template for this e-mail');
   }
   const deps = hookDeps(c);
+  // Asked before the call is taken: a database that fails here leaves Auth's next try its e-mail.
+  const template = notice ? '' : await templateOf(deps, parsed.data);
   // A call already taken (Auth calling again, or a replay of its signed request) is answered as sent.
   const webhookId = c.req.header('webhook-id') ?? '';
   if (!(await takeHookDelivery(deps, webhookId))) return c.json({}, 200);
   if (notice) return await sendNotice(c, parsed.data, notice, webhookId);
   const input = parsed.data;
-  const mails = mailsOf(input);
+  const mails = mailsOf(input, template);
   const slot: MailSlot = {
     userId: input.user.id,
     kind: input.email_data.email_action_type,
