@@ -21,6 +21,8 @@ import {
   codeOf,
   codeSession,
   facade,
+  googleAccount,
+  googleSession,
   logIn,
   recoverySession,
   refreshed,
@@ -30,7 +32,7 @@ import {
   stillWorks,
   withFactor,
 } from '../helpers/session-kinds.ts';
-import { authIsRunning, stack } from '../helpers/stack.ts';
+import { authIsRunning } from '../helpers/stack.ts';
 import { uniqueEmail } from '../helpers/users.ts';
 
 /** The owner, the thief's token of the row's kind, and what the columns act on. */
@@ -42,20 +44,6 @@ interface Scene {
   laptop: string;
   /** The address every request of the scene comes from. */
   source: Source;
-}
-
-async function googleAccount(source: Source): Promise<Account> {
-  const email = uniqueEmail('google');
-  const created = await authCall('POST', '/admin/users', {
-    source,
-    token: stack.serviceRoleKey,
-    json: { email, email_confirm: true, app_metadata: { provider: 'google', providers: ['google'] } },
-  });
-  expect(created.status).toBe(200);
-  // Auth's admin API gives a random password; a Google sign-up stores none, as here.
-  await asRoot`update auth.users set encrypted_password = '' where id = ${created.body.id}`;
-  const [{ username }] = await asRoot`select username from public.profiles where id = ${created.body.id}`;
-  return { id: created.body.id, email, username } as Account;
 }
 
 /** A token of the row's kind for a new account. */
@@ -93,12 +81,8 @@ async function tokenOf(kind: SessionKind, owner: Account, source: Source, aal2?:
       await codeAged(session.sessionId, 11);
       return (await refreshed(session, source)).access;
     }
-    case 'google': {
-      // A session as Google's would be: its claim is the provider's (Auth's `oauth`), not a code.
-      const session = await codeSession(owner, source);
-      await asRoot`update auth.mfa_amr_claims set authentication_method = 'oauth' where session_id = ${session.sessionId}`;
-      return session.access;
-    }
+    case 'google':
+      return (await googleSession(owner, source)).access;
   }
 }
 

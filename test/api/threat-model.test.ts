@@ -2,7 +2,7 @@
 // each door that reaches the cell: the facade, Supabase Auth's own endpoints (/auth/v1, as supabase-js calls them)
 // and PostgREST (/rest/v1, supabase-js from() and rpc()).
 import { describe, expect, it } from 'vitest';
-import { type Account, createAccount } from '../helpers/accounts.ts';
+import { createAccount } from '../helpers/accounts.ts';
 import { asRoot } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { latestCode, latestUndoCode, mailsTo } from '../helpers/mailpit.ts';
@@ -12,6 +12,8 @@ import {
   codeAged,
   codeOf,
   codeSession,
+  googleAccount,
+  googleSession,
   logIn,
   rest,
   signsInWith,
@@ -98,27 +100,16 @@ describe.skipIf(!authIsRunning)('what an attacker can do (docs/ACCOUNTS-SECURITY
   });
 
   it('(a) an access token of an account without a password (a Google sign-up): cannot set a first one', async () => {
-    const email = uniqueEmail('google');
-    const created = await authCall('POST', '/admin/users', {
-      token: stack.serviceRoleKey,
-      json: { email, email_confirm: true, app_metadata: { provider: 'google', providers: ['google'] } },
-    });
-    expect(created.status).toBe(200);
-    // Auth's admin API gives a random password; a Google sign-up stores none, as here.
-    await asRoot`update auth.users set encrypted_password = '' where id = ${created.body.id}`;
-    const [{ hash }] = await asRoot`select encrypted_password as hash from auth.users where id = ${created.body.id}`;
+    const owner = await googleAccount();
+    const [{ hash }] = await asRoot`select encrypted_password as hash from auth.users where id = ${owner.id}`;
     expect(hash).toMatch(/^\$2[aby]\$10\$/);
-    const [{ username }] = await asRoot`select username from public.profiles where id = ${created.body.id}`;
-    const owner = { id: created.body.id, email, username } as Account;
-    // A session as Google's would be: its claim is the provider's, not a code.
-    const session = await codeSession(owner);
-    await asRoot`update auth.mfa_amr_claims set authentication_method = 'oauth' where session_id = ${session.sessionId}`;
+    const session = await googleSession(owner);
     expect(await authCall('PUT', '/user', { token: session.access, json: { password: 'the thief now' } }))
       .toMatchObject({ status: 400, body: { code: 'current_password_required' } });
     expect(await signsInWith(owner, 'the thief now')).toBe(401);
     // The owner chooses a first password as a forgotten one, with the mailbox.
     const reset = await api('POST', '/auth/reset_password', {
-      json: { email, code: await resetCode(owner), password: 'chosen by the owner' },
+      json: { email: owner.email, code: await resetCode(owner), password: 'chosen by the owner' },
     });
     expect(reset.status).toBe(200);
     expect(await signsInWith(owner, 'chosen by the owner')).toBe(200);

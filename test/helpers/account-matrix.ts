@@ -97,9 +97,6 @@ export const matrix: Record<SessionKind, Record<Action, Cell | undefined>> = {
   google: tokenAlone,
 };
 
-/** Whether an outcome leaves the account as it was. */
-export const changesNothing = (outcome: Outcome) => outcome !== 'done';
-
 function describeCell(cell: Cell | undefined): string {
   if (!cell) return '—';
   return Object.entries(cell)

@@ -11,7 +11,7 @@ import { api, apiFrom, requestFrom } from './http.ts';
 import { latestCode } from './mailpit.ts';
 import { waitOutMailInterval } from './reset-codes.ts';
 import { stack } from './stack.ts';
-import { defaultPassword } from './users.ts';
+import { defaultPassword, uniqueEmail } from './users.ts';
 
 /** The authenticator's current code for `secret`. */
 export const codeOf = (secret: string) => new TOTP({ secret }).generate();
@@ -58,6 +58,28 @@ export function rest(token: string) {
     global: { headers: { Authorization: `Bearer ${token}` } },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   });
+}
+
+/** An account as a Google sign-up makes it: confirmed, its provider Google, no password stored. */
+export async function googleAccount(source?: Source): Promise<Account> {
+  const email = uniqueEmail('google');
+  const created = await authCall('POST', '/admin/users', {
+    source,
+    token: stack.serviceRoleKey,
+    json: { email, email_confirm: true, app_metadata: { provider: 'google', providers: ['google'] } },
+  });
+  expect(created.status).toBe(200);
+  // Auth's admin API gives a random password; a Google sign-up stores none, as here.
+  await asRoot`update auth.users set encrypted_password = '' where id = ${created.body.id}`;
+  const [{ username }] = await asRoot`select username from public.profiles where id = ${created.body.id}`;
+  return { id: created.body.id, email, username } as Account;
+}
+
+/** A session begun with Google, as Auth records one (its `oauth` claim): Google cannot be reached from here. */
+export async function googleSession(account: Account, source?: Source): Promise<CodeSession> {
+  const session = await codeSession(account, source);
+  await asRoot`update auth.mfa_amr_claims set authentication_method = 'oauth' where session_id = ${session.sessionId}`;
+  return session;
 }
 
 /** A password sign-in through the facade. */
