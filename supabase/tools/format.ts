@@ -8,7 +8,15 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const deno = `${root}node_modules/.bin/deno`;
 const options = ['--single-quote', '--line-width=120'];
-const folders = ['functions/', 'supabase/stack/', 'supabase/tools/', 'supabase/bench/', 'client/', 'test/'];
+const folders = [
+  'functions/',
+  'supabase/cli/',
+  'supabase/stack/',
+  'supabase/tools/',
+  'supabase/bench/',
+  'client/',
+  'test/',
+];
 // Markdown and JSON are written by hand or are reports; client/dist/ is the client's build.
 const ignored = '--ignore=client/dist/,**/*.md,**/*.json';
 

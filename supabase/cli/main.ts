@@ -1,7 +1,7 @@
 // Every command of the Docker-free local stack (see README.md and docs/OPERATIONS.md), run by the npm scripts:
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
-//   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
+//   bench  the same stack, then the benchmarks of supabase/bench/quick (figures, not pass or fail)
 //   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (supabase/bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (supabase/bench/compare.ts)
@@ -17,30 +17,23 @@
 //   docs:rpc  regenerates docs/RPC.md from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
-//   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
+//   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases (supabase/tools/schema-check.ts)
 // The scripts that need no stack (fmt, check, lock, lint:openapi, client) run supabase/tools/ directly (package.json).
 import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { join } from 'node:path';
-import { ensureChromiumInstalled } from './chromium.ts';
-import { type Profile, profile, readConfig, repoRoot } from './config.ts';
-import { elapsed, info, warn } from './log.ts';
-import { livePostmaster } from './postmaster.ts';
-import { assertPortFree } from './processes.ts';
-import { nodeBinary } from './node.ts';
-import { onGiveUp, stopAll } from './supervisor.ts';
-import { localPassword } from './postgres.ts';
-import {
-  buildScratch,
-  databaseUrl,
-  dropScratch,
-  migrationFiles,
-  schemaDiff,
-  schemaFiles,
-  withoutTls,
-} from './schema.ts';
-import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
+import { ensureChromiumInstalled } from '../stack/chromium.ts';
+import { type Profile, profile, readConfig, repoRoot } from '../stack/config.ts';
+import { elapsed, info, warn } from '../stack/log.ts';
+import { livePostmaster } from '../stack/postmaster.ts';
+import { assertPortFree } from '../stack/processes.ts';
+import { nodeBinary } from '../stack/node.ts';
+import { onGiveUp, stopAll } from '../stack/supervisor.ts';
+import { localPassword } from '../stack/postgres.ts';
+import { buildScratch, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from '../stack/schema.ts';
+import { exportSendEmailHook, facadeEnv, type Stack, up } from '../stack/stack.ts';
 import { integrityHolds } from '../tools/integrity.ts';
+import { schemaCheck } from '../tools/schema-check.ts';
 import { scaleBench } from '../bench/scale.ts';
 import { compareReports } from '../bench/compare.ts';
 import { sizesBench } from '../bench/sizes.ts';
@@ -289,23 +282,6 @@ async function dbDiff([name]: string[]): Promise<void> {
   info(`wrote ${file}`);
 }
 
-/**
- * `schema-check <superuser url>`: whether supabase/schemas/ builds the database the migrations built in that
- * cluster (its `postgres` database, as the stack made it). Prints the difference; exit 1 when there is one.
- */
-async function schemaCheck([superuser]: string[]): Promise<number> {
-  if (!superuser) throw new Error('usage: schema-check <superuser url of a stack>');
-  const test = profile('test', readConfig());
-  // Run by the tests, it inherits their stack's hook; run by hand, it takes the test stack's.
-  if (!Deno.env.get('SEND_EMAIL_HOOK_SECRET')) await exportSendEmailHook(test);
-  const logDir = join(test.dir, 'logs');
-  const scratch = await buildScratch(superuser, 'scratch_schemas', schemaFiles(), logDir);
-  const diff = await schemaDiff(databaseUrl(superuser, 'postgres'), scratch);
-  await dropScratch(superuser, 'scratch_schemas', logDir);
-  console.log(diff ? `supabase/schemas/ differs from the migrations:\n${diff}` : 'no difference');
-  return diff ? 1 : 0;
-}
-
 async function grantAdmin([username, flag]: string[]): Promise<void> {
   if (!username) throw new Error('usage: npm run grant-admin -- <username> [--revoke]');
   const grant = flag !== '--revoke';
@@ -344,7 +320,7 @@ try {
   else if (command === 'generate') await generate();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
-  else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
+  else if (command === 'schema-check') Deno.exit(await schemaCheck(rest[0]));
   else {throw new Error(
       `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, bench:replica, bench:auth, bench:soak, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
     );}
