@@ -11,7 +11,8 @@
 //   bench:replica  the test stack, then each version's cost to the primary of a replica read (supabase/bench/replica-share.ts)
 //   bench:auth  the test stack and a second Auth keeping no idle connection: token grants at each (supabase/bench/auth-connections.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
-//   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running
+//   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running, and applies
+//             the migrations its database lacks first (as `supabase migration up`), as types and docs:rpc do
 //   error-codes  only the error code lists (no stack needed)
 //   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
 //   docs:rpc  regenerates docs/RPC.md from the running development database
@@ -31,7 +32,7 @@ import { nodeBinary } from '../stack/node.ts';
 import { onGiveUp, stopAll } from '../stack/supervisor.ts';
 import { localPassword } from '../stack/postgres.ts';
 import { buildScratch, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from '../stack/schema.ts';
-import { exportSendEmailHook, facadeEnv, type Stack, up } from '../stack/stack.ts';
+import { applyPendingMigrations, exportSendEmailHook, facadeEnv, type Stack, up } from '../stack/stack.ts';
 import { integrityHolds } from '../tools/integrity.ts';
 import { schemaCheck } from '../tools/schema-check.ts';
 import { scaleBench } from '../bench/scale.ts';
@@ -221,9 +222,23 @@ async function write(files: GeneratedFile[]): Promise<void> {
   }
 }
 
+/**
+ * The development database, first brought up to supabase/migrations/ (`applyPendingMigrations`, as `supabase
+ * migration up`): a file generated from it is never generated from a database behind its migrations.
+ */
+async function migratedDevDatabase(): Promise<string> {
+  const dev = profile('dev', readConfig());
+  // supabase db push reads supabase/config.toml, whose hook needs the stack's values.
+  await exportSendEmailHook(dev);
+  const url = devDatabaseUrl();
+  const applied = await applyPendingMigrations(url, join(dev.dir, 'logs'));
+  for (const file of applied) info(`applied ${file} to the development database (supabase db push)`);
+  return url;
+}
+
 /** `npm run types`: the database types from the running development database (supabase/tools/generated.ts). */
 async function types(): Promise<void> {
-  await exportSendEmailHook(profile('dev', readConfig()));
+  await migratedDevDatabase();
   let files: GeneratedFile[];
   try {
     files = databaseTypeFiles(withoutTls(devDatabaseUrl()));
@@ -235,7 +250,7 @@ async function types(): Promise<void> {
 
 /** `npm run docs:rpc`: docs/RPC.md from the dev stack's database and the facade's route files. Needs `npm start` running. */
 async function rpcReference(): Promise<void> {
-  const sql = postgres(devDatabaseUrl(), { max: 1, onnotice: () => {} });
+  const sql = postgres(await migratedDevDatabase(), { max: 1, onnotice: () => {} });
   try {
     await write([await rpcReferenceFile(sql)]);
   } finally {
@@ -245,6 +260,8 @@ async function rpcReference(): Promise<void> {
 
 /** `npm run generate`: every generated file, in order (supabase/tools/generated.ts). Needs `npm start` running. */
 async function generate(): Promise<void> {
+  // Before anything is written: a database that does not answer, or cannot be brought up to date, stops it here.
+  await migratedDevDatabase();
   await write(errorCodeFiles());
   // A fresh process: the OpenAPI document is built from the app, which imports the error codes just written.
   const client = await new Deno.Command(Deno.execPath(), {
