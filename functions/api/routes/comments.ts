@@ -5,6 +5,7 @@ import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AuthorSchema,
   body,
@@ -16,9 +17,7 @@ import {
   pageOf,
   PageQuery,
   PostIdParam,
-  Reason,
   RefreshablePageQuery,
-  ReportSchema,
   Timestamp,
 } from './schemas.ts';
 
@@ -261,20 +260,14 @@ export const comments = createRouter()
       method: 'post',
       path: '/post/comment/{commentId}/report',
       operationId: 'reportComment',
-      description:
-        'Reports a comment to the admins, with a reason; one open report per reporter and comment (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a comment to the admins',
-      middleware: [requireUser] as const,
-      request: { params: CommentIdParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...writeErrors,
-        ...errorResponses({
-          409: 'You already reported this comment, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({
+        tags,
+        reported: 'a comment',
+        per: 'comment',
+        kind: 'comment',
+        params: CommentIdParam,
+        errors: writeErrors,
+      }),
     }),
     async function reportComment(c) {
       const reason = c.req.valid('json');

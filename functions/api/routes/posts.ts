@@ -5,6 +5,7 @@ import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AuthorSchema,
   body,
@@ -15,8 +16,6 @@ import {
   PostIdParam,
   PostSchema,
   PostText,
-  Reason,
-  ReportSchema,
   StoragePath,
   Timestamp,
 } from './schemas.ts';
@@ -213,20 +212,7 @@ export const posts = createRouter()
       method: 'post',
       path: '/post/{postId}/report',
       operationId: 'reportPost',
-      description:
-        'Reports a post to the admins, with a reason; one open report per reporter and post (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a post to the admins',
-      middleware: [requireUser] as const,
-      request: { params: PostIdParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...writeErrors,
-        ...errorResponses({
-          409: 'You already reported this post, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({ tags, reported: 'a post', per: 'post', kind: 'post', params: PostIdParam, errors: writeErrors }),
     }),
     async function reportPost(c) {
       const reason = c.req.valid('json');

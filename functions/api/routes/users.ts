@@ -4,8 +4,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
-import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
+import { idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AccountId,
   AuthorSchema,
@@ -17,9 +18,7 @@ import {
   PageQuery,
   PostPage,
   ProfileSchema,
-  Reason,
   RefreshablePageQuery,
-  ReportSchema,
   Timestamp,
   Username,
   UsernameParam,
@@ -452,20 +451,14 @@ export const users = createRouter()
       method: 'post',
       path: '/{username}/report',
       operationId: 'reportUser',
-      description:
-        'Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a user to the admins',
-      middleware: [requireUser] as const,
-      request: { params: UsernameParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...actErrors,
-        ...errorResponses({
-          409: 'You already reported this user, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({
+        tags,
+        reported: 'an account',
+        per: 'account',
+        kind: 'user',
+        params: UsernameParam,
+        errors: actErrors,
+      }),
     }),
     async function reportUser(c) {
       const report = c.req.valid('json');
