@@ -40,7 +40,8 @@ export const comments = createRouter()
       path: '/post/{postId}/comment',
       operationId: 'createComment',
       description:
-        'Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible across a block; a post you may not see is a 404.',
+        'Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible ' +
+        'across a block; a post you may not see is a 404.',
       tags,
       security,
       summary: 'Comment on a post',
@@ -66,7 +67,8 @@ export const comments = createRouter()
       path: '/post/{postId}/comments',
       operationId: 'listComments',
       description:
-        "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.",
+        "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when " +
+        'the post is not visible to you.',
       tags,
       summary: "A post's comments (not replies), newest first",
       security: optionalAuth,
@@ -173,7 +175,8 @@ export const comments = createRouter()
       path: '/post/comment/{commentId}/like',
       operationId: 'likeComment',
       description:
-        'Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.',
+        'Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; ' +
+        'answers the resulting state.',
       tags,
       security,
       summary: 'Like or unlike: toggles, or {"like": true|false}',
@@ -234,7 +237,8 @@ export const comments = createRouter()
       path: '/post/comment/{commentId}',
       operationId: 'deleteComment',
       description:
-        "Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an admin. Others: 403 if they may see it, else 404.",
+        "Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an " +
+        'admin. Others: 403 if they may see it, else 404.',
       tags,
       security,
       summary: "Delete a comment and its replies (its author, the post's author, or an admin)",
