@@ -22,6 +22,19 @@ function endpointTable(markdown: string): string[] {
 /** Served by the app and in docs/API.md's tables, but outside the OpenAPI document: the API reference's page. */
 const undocumented = ['GET /api/docs'];
 
+describe("docs/API.md's endpoint tables", () => {
+  it('name each operation of a row as the OpenAPI document does, so a missing row is named', () => {
+    const rows = '| GET, DELETE | `/post/:postId` | read; delete | optional |\n' +
+      '| POST | `/user/mfa/recovery/code`, `/user/mfa/recovery` | lost it | bearer |\n| rule | where | why |\n';
+    expect(endpointTable(rows)).toEqual([
+      'GET /api/post/{postId}',
+      'DELETE /api/post/{postId}',
+      'POST /api/user/mfa/recovery/code',
+      'POST /api/user/mfa/recovery',
+    ]);
+  });
+});
+
 describe('the error envelope', () => {
   it('answers an unknown route with 404 route_not_found and a request id', async () => {
     const response = await api('GET', '/no/such/route');
