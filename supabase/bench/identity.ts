@@ -6,7 +6,7 @@ export interface Identity {
   claims: Record<string, unknown>;
 }
 
-/** PostgREST applies the role's own settings per transaction; sql/bootstrap.sql gives anon 3 s, authenticated 8 s. */
+/** PostgREST applies the role's own settings per transaction; supabase/stack/bootstrap.sql gives anon 3 s, authenticated 8 s. */
 export const statementTimeout: Record<Identity['role'], string> = {
   anon: '3s',
   authenticated: '8s',

@@ -68,6 +68,22 @@ const portShifts = {
 };
 
 /**
+ * A shift that is not a whole number, or that moves a port out of 1-65535, is named as such, with the shifts that
+ * fit, before anything tries to listen (where it would read as a port already in use).
+ */
+function assertShiftFits(unshifted: Record<string, number>, shift: number, what: string): void {
+  const values = Object.values(unshifted);
+  const [low, high] = [Math.min(...values), Math.max(...values)];
+  const fits = `use a whole number from ${1 - low} to ${65535 - high}`;
+  if (!Number.isInteger(shift)) throw new Error(`${what} is not a whole number of ports: ${fits}`);
+  if (low + shift < 1 || high + shift > 65535) {
+    throw new Error(
+      `${what} puts the stack's ports at ${low + shift} to ${high + shift}, outside TCP's 1 to 65535: ${fits}`,
+    );
+  }
+}
+
+/**
  * Ports of `npm start` come from config.toml, moved by STACK_PORT_SHIFT when set (another Supabase stack, or a
  * second project, holds them); the test stack shifts them by 1000, the scale benchmark's by 2000 and the fault
  * suite's by 7000, so all can run at once (STACK_TEST_PORT_SHIFT moves a second checkout's test stack
@@ -80,14 +96,11 @@ export function profile(
   options: { keep?: boolean; replica?: boolean; dirName?: string; facadeV8Flags?: string[] } = {},
 ): Profile {
   const { variable, shift: defaultShift } = portShifts[name];
-  const shift = Number((variable && Deno.env.get(variable)) || defaultShift);
-  const api = config.api.port + shift;
-  return {
-    name,
-    // A test stack moved to other ports is a second one: its data lives apart too (.local/test-3000). The
-    // development stack keeps its data wherever its ports are.
-    dir: join(localDir, options.dirName ?? (shift === defaultShift || name === 'dev' ? name : `${name}-${shift}`)),
-    ports: {
+  const given = variable && Deno.env.get(variable);
+  const shift = Number(given || defaultShift);
+  const portsAt = (shift: number) => {
+    const api = config.api.port + shift;
+    return {
       api,
       db: config.db.port + shift,
       mailApi: config.local_smtp.port + shift,
@@ -98,7 +111,16 @@ export function profile(
       restAdmin: api + 9,
       pooler: (config.db.pooler?.port ?? config.db.port + 9) + shift,
       replica: config.db.port + 10 + shift,
-    },
+    };
+  };
+  assertShiftFits(portsAt(0), shift, given ? `${variable}=${given}` : `the ${name} stack's shift of ${defaultShift}`);
+  const ports = portsAt(shift);
+  return {
+    name,
+    // A test stack moved to other ports is a second one: its data lives apart too (.local/test-3000). The
+    // development stack keeps its data wherever its ports are.
+    dir: join(localDir, options.dirName ?? (shift === defaultShift || name === 'dev' ? name : `${name}-${shift}`)),
+    ports,
     externalDbUrl: name === 'dev' ? Deno.env.get('SUPABASE_DB_URL') || undefined : undefined,
     fresh: name === 'bench' ? !options.keep : name !== 'dev',
     replica: options.replica ?? true,

@@ -1,5 +1,5 @@
 // Postgres 15 for the local stack: a private cluster under .local/<profile>/postgres, created with initdb
-// and served on loopback, then made to look like hosted Supabase by sql/bootstrap.sql.
+// and served on loopback, then made to look like hosted Supabase by supabase/stack/bootstrap.sql.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDebianPackages } from './apt.ts';
@@ -163,7 +163,7 @@ export function postgresService({ name, dataDir, port, socketDir, settings = [] 
   };
 }
 
-/** Applies sql/bootstrap.sql (idempotent) with the passwords the API and Auth roles log in with. */
+/** Applies supabase/stack/bootstrap.sql (idempotent) with the passwords the API and Auth roles log in with. */
 export async function bootstrapDatabase(superuserUrl: string, logDir: string): Promise<void> {
   const password = decodeURIComponent(new URL(superuserUrl).password) || localPassword;
   await run('bootstrap', 'psql', {
@@ -176,7 +176,7 @@ export async function bootstrapDatabase(superuserUrl: string, logDir: string): P
       '-v',
       `auth_admin_password=${password}`,
       '-f',
-      join(repoRoot, 'sql', 'bootstrap.sql'),
+      join(repoRoot, 'supabase', 'stack', 'bootstrap.sql'),
     ],
     logDir,
   });

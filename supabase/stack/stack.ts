@@ -1,6 +1,6 @@
 // Brings up one local stack in order: Postgres, its streaming replica and the pooler in front of it → Mailpit →
 // Supabase Auth → app migrations → PostgREST → the facade, all behind the gateway. What `supabase start` does with Docker, done with native processes.
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { authBinary, authVersion, mailpitBinary } from './binaries.ts';
 import { type Profile, readConfig, repoRoot, urls } from './config.ts';
 import { authEnv } from './auth-env.ts';
@@ -13,7 +13,7 @@ import { ensurePgbouncerInstalled, poolerSettings, startPgbouncer } from './pgbo
 import { bootstrapDatabase, ensurePostgresInstalled, queryValue, roleUrl, startPostgres } from './postgres.ts';
 import { startReplica } from './replica.ts';
 import { assertPortFree, httpOk, logPath, reservePorts, run, type Running, spawnReady } from './processes.ts';
-import { saveAuthTemplate } from './schema.ts';
+import { migrationFiles, saveAuthTemplate } from './schema.ts';
 import { setRunDir, supervise } from './supervisor.ts';
 
 export interface Stack {
@@ -146,6 +146,40 @@ async function pushMigrations(superuserUrl: string, logDir: string): Promise<voi
     cwd: repoRoot,
     logDir,
   });
+}
+
+/**
+ * Brings the database at `superuserUrl` up to supabase/migrations/, as `supabase migration up` does for a local
+ * project: what reads the database to write a file (`npm run generate`) never reads one behind its migrations.
+ * Returns the migrations it applied; refuses, naming the fix, a database that applied one the folder lacks.
+ */
+export async function applyPendingMigrations(superuserUrl: string, logDir: string): Promise<string[]> {
+  const listed = await queryValue(
+    superuserUrl,
+    `select case when to_regclass('supabase_migrations.schema_migrations') is null then 'none'
+       else (select coalesce(string_agg(version, ',' order by version), '') from supabase_migrations.schema_migrations)
+     end`,
+  ).catch((error) => {
+    throw new Error(`the development database does not answer: is \`npm start\` running? (${error.message})`);
+  });
+  if (listed === 'none') {
+    throw new Error(
+      'the development database has no migrations at all: `npm start` applies them (it needs Supabase Auth)',
+    );
+  }
+  const applied = listed.split(',').filter(Boolean);
+  const files = migrationFiles().map((path) => basename(path));
+  const version = (file: string) => file.split('_')[0];
+  const unknown = applied.filter((v) => !files.some((file) => version(file) === v));
+  if (unknown.length > 0) {
+    throw new Error(
+      `the development database applied migrations that supabase/migrations/ no longer has (${unknown.join(', ')}): ` +
+        'stop `npm start`, then `npm run reset` and `npm start` rebuild it from the folder',
+    );
+  }
+  const pending = files.filter((file) => !applied.includes(version(file)));
+  if (pending.length > 0) await pushMigrations(superuserUrl, logDir);
+  return pending;
 }
 
 /** PostgREST, once the schema is in place: it reads the schema cache at start, then reloads it on NOTIFY pgrst. */

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
-/** The pages checked: the README, the manual, the client's README, the SQL docs, the benchmarks and their reports. */
+/** The pages checked: the README, the manual, the client's README, the benchmarks and their reports. */
 function pages(): string[] {
   const inFolder = (folder: string) =>
     readdirSync(folder).filter((name) => name.endsWith('.md')).sort().map((name) => join(folder, name));
@@ -14,7 +14,6 @@ function pages(): string[] {
     ...inFolder('docs'),
     join('client', 'README.md'),
     ...inFolder('supabase'),
-    join('sql', 'README.md'),
     ...inFolder(join('supabase', 'bench')),
     ...inFolder(join('supabase', 'bench', 'reports')),
   ];

@@ -124,7 +124,7 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     const declared = successSchema(route);
     const schema = under ? (declared as z.ZodObject<z.ZodRawShape>).shape[under] as z.ZodType : declared;
     const json = results.get(fn);
-    expect(json, `${fn} was called`).toBeDefined();
+    expect(json, `${fn} was not called: call it in the beforeAll of test/db/response-shapes.test.ts`).toBeDefined();
     expect(keyDiff(schema, json)).toEqual([]);
     expect(schema.safeParse(json).error?.issues ?? []).toEqual([]);
   });
@@ -135,6 +135,9 @@ describe.skipIf(!authIsRunning)('the JSON of the SQL API functions', () => {
     ).join('\n');
     const called = [...routeSources.matchAll(/rpc\(c\.var\.deps, c\.var\.caller, '([a-z_]+)'/g)].map((m) => m[1]);
     expect(called.length).toBeGreaterThan(30);
-    expect(called.filter((fn) => !pairs.some((pair) => pair.fn === fn))).toEqual([]);
+    expect(
+      called.filter((fn) => !pairs.some((pair) => pair.fn === fn)),
+      'functions a route answers with that rpcRoutes lacks: add each to rpcRoutes in client/database.ts',
+    ).toEqual([]);
   });
 });

@@ -10,8 +10,7 @@ describe.skipIf(!authIsRunning)('the declarative schema', () => {
     const check = spawnSync('node_modules/.bin/deno', [
       'run',
       '--allow-all',
-      'supabase/stack/main.ts',
-      'schema-check',
+      'supabase/tools/schema-check.ts',
       stack.dbUrl,
     ], {
       encoding: 'utf8',

@@ -14,7 +14,7 @@ describe.skipIf(!authIsRunning)('the database types', () => {
     async (path) => {
       const committed = await readFile(path, 'utf8');
       const { text } = generated.find((file) => file.path === path)!;
-      expect(committed, 'the types drifted from the migrations: run `npm start`, then `npm run types`').toBe(text);
+      expect(committed, 'the types drifted from the migrations: run `npm run types` (`npm start` running)').toBe(text);
     },
   );
 });

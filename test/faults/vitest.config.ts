@@ -8,7 +8,7 @@ class ByName extends BaseSequencer {
   }
 }
 
-// `npm run faults` (supabase/stack/main.ts): the fault suite, on a stack of its own. Its files break the stack
+// `npm run faults` (supabase/cli/main.ts): the fault suite, on a stack of its own. Its files break the stack
 // on purpose, so they run one after another, each bounded in time.
 export default defineConfig({
   test: {

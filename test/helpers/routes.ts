@@ -1,41 +1,30 @@
-// The zod schemas the facade's routes declare, looked up by method and path in each router's OpenAPI registry:
+// The routes of the facade as the app mounts them, and the zod schemas they declare, looked up by method and path:
 // the very schemas the routes validate requests with and document their answers by.
 import type { RouteConfig, z } from '@hono/zod-openapi';
-import { account } from '../../functions/api/routes/account.ts';
-import { accountUndo } from '../../functions/api/routes/account-undo.ts';
-import { admin } from '../../functions/api/routes/admin.ts';
-import { auth } from '../../functions/api/routes/auth.ts';
-import { comments } from '../../functions/api/routes/comments.ts';
-import { accountExport } from '../../functions/api/routes/export.ts';
-import { feed } from '../../functions/api/routes/feed.ts';
-import { health } from '../../functions/api/routes/health.ts';
-import { mfa } from '../../functions/api/routes/mfa.ts';
-import { notifications } from '../../functions/api/routes/notifications.ts';
-import { posts } from '../../functions/api/routes/posts.ts';
-import { search } from '../../functions/api/routes/search.ts';
-import { sessions } from '../../functions/api/routes/sessions.ts';
-import { users } from '../../functions/api/routes/users.ts';
+import { createApp } from '../../functions/api/app.ts';
+import { parseEnv } from '../../functions/api/env.ts';
 
-const routers = [
-  account,
-  accountUndo,
-  accountExport,
-  admin,
-  auth,
-  comments,
-  feed,
-  health,
-  mfa,
-  notifications,
-  posts,
-  search,
-  sessions,
-  users,
-];
+// The app itself, built in-process (no database, no network): a router mounted in functions/api/app.ts is seen
+// here, and by every guard that reads these lists, with no list to add it to.
+const app = createApp(parseEnv({
+  SUPABASE_URL: 'http://127.0.0.1:54321',
+  SUPABASE_DB_URL: 'postgresql://unused@127.0.0.1:9/unused',
+  SUPABASE_ANON_KEY: 'unused',
+  SUPABASE_SERVICE_ROLE_KEY: 'unused',
+}));
 
-export const routes: RouteConfig[] = routers.flatMap((router) =>
-  router.openAPIRegistry.definitions.flatMap((definition) => (definition.type === 'route' ? [definition.route] : []))
+/** Every route the OpenAPI document documents, its path without `/api`, as its router declared it. */
+export const routes: RouteConfig[] = app.openAPIRegistry.definitions.flatMap((definition) =>
+  definition.type === 'route' ? [definition.route] : []
 );
+
+/**
+ * Every path the app serves, documented or not (the Send Email hook, Swagger UI's files), without `/api`, in
+ * Hono's form (`/post/:postId`); the middleware's `/*` left out.
+ */
+export const servedPaths: string[] = [
+  ...new Set(app.routes.map((route) => route.path.replace(/^\/api/, '')).filter((path) => path !== '/*')),
+];
 
 /** The route of `'GET /{username}'`. */
 export function route(name: string): RouteConfig {
@@ -65,11 +54,9 @@ export function successSchema(name: string): z.ZodType {
 
 /** Every parameter called `name` in the OpenAPI document the routes make. */
 export function openApiParameters(name: string): { name: string; description?: string }[] {
-  return routers.flatMap((router) => {
-    const { paths = {} } = router.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
-    return Object.values(paths).flatMap((operations) =>
-      Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>)
-    )
-      .flatMap((operation) => operation.parameters ?? []).filter((parameter) => parameter.name === name);
-  });
+  const { paths = {} } = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
+  return Object.values(paths).flatMap((operations) =>
+    Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>)
+  )
+    .flatMap((operation) => operation.parameters ?? []).filter((parameter) => parameter.name === name);
 }

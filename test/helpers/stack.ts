@@ -1,4 +1,4 @@
-// The running test stack, as `npm test` (supabase/stack/main.ts) describes it in the environment.
+// The running test stack, as `npm test` (supabase/cli/main.ts) describes it in the environment.
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set: run the tests with \`npm test\`, which starts the stack`);

@@ -1,5 +1,5 @@
 // PostgREST's schema cache follows the schema: a function created or dropped (a migration, an edit in Studio)
-// is callable, then gone, through supabase-js without restarting anything (sql/bootstrap.sql's event triggers
+// is callable, then gone, through supabase-js without restarting anything (supabase/stack/bootstrap.sql's event triggers
 // send NOTIFY pgrst; PostgREST reloads).
 import { afterAll, describe, expect, it } from 'vitest';
 import { asRoot } from '../helpers/db.ts';

@@ -150,10 +150,12 @@ export const account = createRouter()
       operationId: 'updateAccount',
       tags,
       summary: 'Edit the profile; changing the e-mail or the password needs the current password',
-      description: 'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses ' +
-        '(POST /auth/confirm_email with type email_change). An address that belongs to another account, or to a banned one, ' +
-        'is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never tells whose an address is. ' +
-        'One new address a minute, whatever it is (a second within the minute is a 429), and the answer takes at least a second.',
+      description:
+        'A new e-mail takes effect once confirmed with the codes Supabase Auth sends to both addresses (POST ' +
+        '/auth/confirm_email with type email_change). An address that belongs to another account, or to a banned ' +
+        'one, is answered exactly as a free one (email_change_pending true) and no code is sent: the answer never ' +
+        'tells whose an address is. One new address a minute, whatever it is (a second within the minute is a 429), ' +
+        'and the answer takes at least a second.',
       middleware: [requireUser] as const,
       security,
       request: body(
@@ -174,7 +176,8 @@ export const account = createRouter()
         400: errorResponse('Invalid field, reserved username, weak or same password'),
         401: errorResponse('Not signed in, or wrong current password'),
         403: errorResponse(
-          'Changing the e-mail or password of an account with a second factor needs an aal2 session (second_factor_required)',
+          'Changing the e-mail or password of an account with a second factor needs an aal2 session ' +
+            '(second_factor_required)',
         ),
         409: errorResponse('Username taken'),
         429: errorResponse(
@@ -214,7 +217,9 @@ export const account = createRouter()
       path: '/user',
       operationId: 'deleteAccount',
       description:
-        'Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at once. The ban history keeps its rows.',
+        'Deletes your account and everything it owns (posts, comments, likes, follows, blocks, close friends, the ' +
+        'reports you filed), with the code POST /auth/requestdeletecode e-mailed you. Your tokens stop working at ' +
+        'once. The ban history keeps its rows.',
       tags,
       summary: 'Delete the account and everything it owns, with the code from POST /auth/requestdeletecode',
       middleware: [requireUser] as const,

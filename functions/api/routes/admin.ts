@@ -78,7 +78,8 @@ export const admin = createRouter()
       path: '/admin/reports',
       operationId: 'adminListReports',
       description:
-        'Admins only (others: 403). The reported users, posts or comments (?type=), one entry per element, with its count of open reports and the latest reasons, the most recently reported first.',
+        'Admins only (others: 403). The reported users, posts or comments (?type=), one entry per element, with its ' +
+        'count of open reports and the latest reasons, the most recently reported first.',
       tags,
       security,
       middleware,
@@ -141,7 +142,8 @@ export const admin = createRouter()
       path: '/admin/banHistory/{elementId}',
       operationId: 'adminGetBanHistory',
       description:
-        'Admins only. Every ban and unban of one user or post (its id), with the admin, the time and the reason, newest first; kept after the element is deleted.',
+        'Admins only. Every ban and unban of one user or post (its id), with the admin, the time and the reason, ' +
+        'newest first; kept after the element is deleted.',
       tags,
       security,
       middleware,
@@ -195,7 +197,9 @@ export const admin = createRouter()
       path: '/admin/user/{username}/ban',
       operationId: 'adminBanUser',
       description:
-        'Admins only. Bans (or with {"ban": false} unbans) an account, with a reason. A banned account disappears for everyone but admins, cannot sign in or refresh, and its sessions end at once. Asking for the state it is already in is a 409; admins cannot be banned.',
+        'Admins only. Bans (or with {"ban": false} unbans) an account, with a reason. A banned account disappears ' +
+        'for everyone but admins, cannot sign in or refresh, and its sessions end at once. Asking for the state it ' +
+        'is already in is a 409; admins cannot be banned.',
       tags,
       security,
       middleware,
@@ -228,7 +232,8 @@ export const admin = createRouter()
       path: '/admin/user/{username}',
       operationId: 'adminDeleteUser',
       description:
-        'Admins only. Deletes a banned account and everything it owns; its e-mail cannot register again. An account that is not banned: 409.',
+        'Admins only. Deletes a banned account and everything it owns; its e-mail cannot register again. An account ' +
+        'that is not banned: 409.',
       tags,
       security,
       middleware,
@@ -253,7 +258,8 @@ export const admin = createRouter()
       path: '/admin/post/{postId}/ban',
       operationId: 'adminBanPost',
       description:
-        'Admins only. Bans (or unbans) a post, with a reason: it disappears for everyone but admins and its author, who can no longer edit it. The state it is already in: 409.',
+        'Admins only. Bans (or unbans) a post, with a reason: it disappears for everyone but admins and its author, ' +
+        'who can no longer edit it. The state it is already in: 409.',
       tags,
       security,
       middleware,

@@ -95,7 +95,9 @@ export const auth = createRouter()
       path: '/auth/register',
       operationId: 'register',
       description:
-        'Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in before. The username follows the rules of the schema and may not be a reserved word. An address whose account awaits confirmation is answered 409 and its owner is e-mailed a reset code.',
+        'Creates an account and e-mails a 6-digit code to confirm it (POST /auth/confirm_email); it cannot sign in ' +
+        'before. The username follows the rules of the schema and may not be a reserved word. An address whose ' +
+        'account awaits confirmation is answered 409 and its owner is e-mailed a reset code.',
       security: [],
       tags,
       summary: 'Create an account; Supabase Auth e-mails a 6-digit code to confirm it',
@@ -133,6 +135,7 @@ export const auth = createRouter()
           await deps.auth.recover(input.email, c.var.clientIp).catch((error) => {
             if (!isMailRefused(error)) throw fromAuth(error);
           });
+          // Its first line stays over 120: npm run error-codes documents that first literal alone as the message.
           throw new ApiError(
             409,
             'email_pending_confirmation',
@@ -181,7 +184,9 @@ export const auth = createRouter()
       path: '/auth/login',
       operationId: 'login',
       description:
-        'Signs in with a username or an e-mail and the password, and answers the session (access and refresh tokens), the user and the profile. An unknown account, a wrong password and a banned account get one identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.',
+        'Signs in with a username or an e-mail and the password, and answers the session (access and refresh ' +
+        'tokens), the user and the profile. An unknown account, a wrong password and a banned account get one ' +
+        'identical 401, in the same time; an unconfirmed account is told to confirm its e-mail.',
       security: [],
       tags,
       summary: 'Sign in with a username or e-mail and the password',
@@ -248,7 +253,8 @@ export const auth = createRouter()
       path: '/auth/refresh',
       operationId: 'refreshSession',
       description:
-        "Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned or deleted account's refresh token is refused.",
+        'Trades a refresh token for a new session; the refresh token rotates: keep the new one. A signed-out, banned ' +
+        "or deleted account's refresh token is refused.",
       security: [],
       tags,
       summary: 'Trade a refresh token for a new session (the refresh token rotates)',
@@ -279,7 +285,8 @@ export const auth = createRouter()
       path: '/auth/forget_password',
       operationId: 'forgetPassword',
       description:
-        'E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an account.',
+        'E-mails a 6-digit code for POST /auth/reset_password. Answers the same whether or not the address has an ' +
+        'account.',
       security: [],
       tags,
       summary: 'E-mail a password reset code; the same answer whether or not the account exists',
@@ -304,7 +311,8 @@ export const auth = createRouter()
       security: [],
       tags,
       summary:
-        "Set a new password with the e-mailed code (and the authenticator's, if the account has one); signs out every other session",
+        "Set a new password with the e-mailed code (and the authenticator's, if the account has one); signs out " +
+        'every other session',
       request: body(z.object({
         email: Email,
         code: Code,
@@ -355,7 +363,8 @@ export const auth = createRouter()
       path: '/auth/resend_code',
       operationId: 'resendCode',
       description:
-        'E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the address has one.',
+        'E-mails a new confirmation code to an account that awaits confirmation. Answers the same whether or not the ' +
+        'address has one.',
       security: [],
       tags,
       summary:

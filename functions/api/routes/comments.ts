@@ -5,6 +5,7 @@ import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AuthorSchema,
   body,
@@ -16,9 +17,7 @@ import {
   pageOf,
   PageQuery,
   PostIdParam,
-  Reason,
   RefreshablePageQuery,
-  ReportSchema,
   Timestamp,
 } from './schemas.ts';
 
@@ -41,7 +40,8 @@ export const comments = createRouter()
       path: '/post/{postId}/comment',
       operationId: 'createComment',
       description:
-        'Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible across a block; a post you may not see is a 404.',
+        'Comments on a post you may see (1 to 500 characters, stored without surrounding spaces). Not possible ' +
+        'across a block; a post you may not see is a 404.',
       tags,
       security,
       summary: 'Comment on a post',
@@ -67,7 +67,8 @@ export const comments = createRouter()
       path: '/post/{postId}/comments',
       operationId: 'listComments',
       description:
-        "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when the post is not visible to you.",
+        "A post's comments (replies are under each comment), newest first, those whose author you may see. 404 when " +
+        'the post is not visible to you.',
       tags,
       summary: "A post's comments (not replies), newest first",
       security: optionalAuth,
@@ -174,7 +175,8 @@ export const comments = createRouter()
       path: '/post/comment/{commentId}/like',
       operationId: 'likeComment',
       description:
-        'Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.',
+        'Likes or unlikes a comment you may see: toggles, or takes the wanted state, so a retry is idempotent; ' +
+        'answers the resulting state.',
       tags,
       security,
       summary: 'Like or unlike: toggles, or {"like": true|false}',
@@ -235,7 +237,8 @@ export const comments = createRouter()
       path: '/post/comment/{commentId}',
       operationId: 'deleteComment',
       description:
-        "Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an admin. Others: 403 if they may see it, else 404.",
+        "Deletes a comment with its replies: by its author, the post's author (even after a block either way) or an " +
+        'admin. Others: 403 if they may see it, else 404.',
       tags,
       security,
       summary: "Delete a comment and its replies (its author, the post's author, or an admin)",
@@ -261,20 +264,14 @@ export const comments = createRouter()
       method: 'post',
       path: '/post/comment/{commentId}/report',
       operationId: 'reportComment',
-      description:
-        'Reports a comment to the admins, with a reason; one open report per reporter and comment (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a comment to the admins',
-      middleware: [requireUser] as const,
-      request: { params: CommentIdParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...writeErrors,
-        ...errorResponses({
-          409: 'You already reported this comment, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({
+        tags,
+        reported: 'a comment',
+        per: 'comment',
+        kind: 'comment',
+        params: CommentIdParam,
+        errors: writeErrors,
+      }),
     }),
     async function reportComment(c) {
       const reason = c.req.valid('json');

@@ -52,7 +52,8 @@ async function* pagesOf(run: RunStatement, section: string) {
   let after = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
   for (;;) {
     const rows = await run(sql`
-      select p.at::text as at, p.id, p.item from private.account_export_page(${section}, ${after.at}, ${after.id}, ${batch}) p`);
+      select p.at::text as at, p.id, p.item
+      from private.account_export_page(${section}, ${after.at}, ${after.id}, ${batch}) p`);
     const items = rows.filter((row) => row.item !== null).map((row) => row.item);
     if (items.length > 0) yield items;
     if (rows.length < batch) return;
@@ -110,11 +111,13 @@ export const accountExport = createRouter().openapi(
     security: [{ bearerAuth: [] }],
     summary: 'Download everything your account owns, as one JSON archive',
     description:
-      'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close friends, ' +
-      'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. Other ' +
+      'Your profile (with your e-mail), posts, comments, likes, follows both ways and follow requests, close ' +
+      'friends, ' +
+      'blocks, mutes, the reports you filed and your notifications, newest first in each section, with media paths. ' +
+      'Other ' +
       "accounts appear by their public card only, as far as you may see them now: never another account's e-mail, a " +
-      'close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is read, ' +
-      'whole however large. One export at a time per account: another while one runs is a 429.',
+      'close-friends post of someone else, or who blocked you. Streamed: it starts at once and arrives as it is ' +
+      'read, whole however large. One export at a time per account: another while one runs is a 429.',
     middleware: [requireUser] as const,
     responses: {
       200: json(ArchiveSchema, 'The archive'),

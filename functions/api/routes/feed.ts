@@ -13,7 +13,8 @@ export const feed = createRouter()
       path: '/feed',
       operationId: 'getFeed',
       description:
-        'Your home feed: the posts of the accounts you follow and your own, those you may see, newest first; ?date= keeps one day.',
+        'Your home feed: the posts of the accounts you follow and your own, those you may see, newest first; ?date= ' +
+        'keeps one day.',
       tags: ['feed'],
       security: [{ bearerAuth: [] }],
       summary: 'Posts of the accounts you follow and your own that you may see, newest first (of one day with ?date=)',

@@ -1,5 +1,6 @@
 // GET /health: whether the facade can reach the database, Supabase Auth and the mail server code e-mails go out
-// through, whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take reads.
+// through, whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take
+// reads.
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
@@ -76,7 +77,8 @@ export const health = createRouter().openapi(
     path: '/health',
     operationId: 'getHealth',
     description:
-      'Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and whether a read replica can take reads (one that cannot does not count against the status).',
+      'Whether the database, Supabase Auth, its mail server and PostgREST are up (503 names what is down), and ' +
+      'whether a read replica can take reads (one that cannot does not count against the status).',
     security: [],
     tags: ['health'],
     summary: 'State of the facade and of the services it depends on',

@@ -54,7 +54,9 @@ export const notifications = createRouter()
       path: '/notifications',
       operationId: 'listNotifications',
       description:
-        'What others did that concerns you (follows, requests, likes, comments, replies, mentions), newest first; ?unread=true for the unread ones. None for your own acts, none across a block, none whose actor or subject you may no longer see.',
+        'What others did that concerns you (follows, requests, likes, comments, replies, mentions), newest first; ' +
+        '?unread=true for the unread ones. None for your own acts, none across a block, none whose actor or subject ' +
+        'you may no longer see.',
       tags,
       security,
       summary: 'Your notifications, newest first (unread only with ?unread=true)',
@@ -88,7 +90,8 @@ export const notifications = createRouter()
       path: '/notifications/read',
       operationId: 'readNotifications',
       description:
-        'Marks your notifications read: all of them, or those up to and including one (until: its id); answers how many were marked and how many stay unread.',
+        'Marks your notifications read: all of them, or those up to and including one (until: its id); answers how ' +
+        'many were marked and how many stay unread.',
       tags,
       security,
       summary: 'Mark your notifications read: all, or up to and including {"until": id}',

@@ -5,6 +5,7 @@ import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
 import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AuthorSchema,
   body,
@@ -15,8 +16,6 @@ import {
   PostIdParam,
   PostSchema,
   PostText,
-  Reason,
-  ReportSchema,
   StoragePath,
   Timestamp,
 } from './schemas.ts';
@@ -45,7 +44,9 @@ export const posts = createRouter()
       path: '/post/create',
       operationId: 'createPost',
       description:
-        "Writes a post: text 1 to 1000 characters, up to 5 media paths in the project's storage, an optional emotion 0..100 and a privacy (public, close_friends, private: you alone; admins see every post). Its day is today in your time zone, and stays so; @mentions of accounts you may see notify them.",
+        "Writes a post: text 1 to 1000 characters, up to 5 media paths in the project's storage, an optional emotion " +
+        '0..100 and a privacy (public, close_friends, private: you alone; admins see every post). Its day is today ' +
+        'in your time zone, and stays so; @mentions of accounts you may see notify them.',
       tags,
       security,
       summary: 'Write a post; its day is today in your time zone',
@@ -89,7 +90,8 @@ export const posts = createRouter()
       path: '/post/{postId}',
       operationId: 'getPost',
       description:
-        'A post you may see, with fresh counts (comments_count includes replies) and whether you liked it. 404 when you may not see it, exactly as when it does not exist.',
+        'A post you may see, with fresh counts (comments_count includes replies) and whether you liked it. 404 when ' +
+        'you may not see it, exactly as when it does not exist.',
       tags,
       summary: 'A post with fresh counts and your flags',
       security: optionalAuth,
@@ -107,7 +109,8 @@ export const posts = createRouter()
       path: '/post/{postId}',
       operationId: 'updatePost',
       description:
-        "Edits your post (body, media, emotion, privacy) and sets edited_at; its day does not change. Another's post: 403 if you may see it, else 404. A banned post cannot be edited.",
+        "Edits your post (body, media, emotion, privacy) and sets edited_at; its day does not change. Another's " +
+        'post: 403 if you may see it, else 404. A banned post cannot be edited.',
       tags,
       security,
       summary: 'Edit your post (body, media, emotion, privacy)',
@@ -155,7 +158,8 @@ export const posts = createRouter()
       path: '/post/{postId}/like',
       operationId: 'likePost',
       description:
-        'Likes or unlikes a post you may see: toggles, or takes the wanted state, so a retry is idempotent; answers the resulting state.',
+        'Likes or unlikes a post you may see: toggles, or takes the wanted state, so a retry is idempotent; answers ' +
+        'the resulting state.',
       tags,
       security,
       summary: 'Like or unlike: toggles, or {"like": true|false}',
@@ -213,20 +217,7 @@ export const posts = createRouter()
       method: 'post',
       path: '/post/{postId}/report',
       operationId: 'reportPost',
-      description:
-        'Reports a post to the admins, with a reason; one open report per reporter and post (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a post to the admins',
-      middleware: [requireUser] as const,
-      request: { params: PostIdParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...writeErrors,
-        ...errorResponses({
-          409: 'You already reported this post, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({ tags, reported: 'a post', per: 'post', kind: 'post', params: PostIdParam, errors: writeErrors }),
     }),
     async function reportPost(c) {
       const reason = c.req.valid('json');

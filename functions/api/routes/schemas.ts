@@ -15,8 +15,10 @@ const POST = { id: '0b6e3f2a-5d1c-4e8f-9a7b-3c2d1e0f9a8b', body: 'Long walk by t
 const COMMENT = { id: '3d2c1b0a-9f8e-4d7c-8b6a-5f4e3d2c1b0a', body: 'That soup place is the best.' };
 const MEDIA_PATH = `${ACCOUNT.id}/harbour.jpg`;
 /** The account's access token: a Supabase Auth JWT (its signature made up). */
-const ACCESS_TOKEN =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLCJleHAiOjE3OTU1OTcyMDB9.Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE';
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.' +
+  'eyJzdWIiOiI3YzllNjY3OS03NDI1LTQwZGUtOTQ0Yi1lMDdmYzFmOTBhZTciLCJyb2xlIjoiYXV0aGVudGljYXRlZCIsImFhbCI6ImFhbDEiLC' +
+  'JleHAiOjE3OTU1OTcyMDB9.' +
+  'Rjs7ZNGGSs5mPtV3ic-YQiypm1NpJHggHYbcWg61txE';
 
 export const Id = z.uuid().openapi({ example: '5b1d0a4e-8f55-4c3e-9a35-0f6f4b8f2a11' });
 export const AccountId = Id.openapi({ example: ACCOUNT.id });
@@ -149,8 +151,9 @@ export const SessionSchema = z
       step_up_required: z.boolean().openapi({
         example: true,
         description:
-          'The account has a second factor this session has not proved: changing the password or e-mail, deleting the ' +
-          'account, ending other sessions and admin acts answer 403 second_factor_required until a code is verified with POST /user/mfa/{factorId}/verify',
+          'The account has a second factor this session has not proved: changing the password or e-mail, deleting ' +
+          'the account, ending other sessions and admin acts answer 403 second_factor_required until a code is ' +
+          'verified with POST /user/mfa/{factorId}/verify',
       }),
       factors: z.array(MfaFactorSummary),
       recovery: z.object({ requested_at: Timestamp, completes_at: Timestamp }).nullable()
@@ -254,7 +257,8 @@ export function pageOf<T extends z.ZodType>(item: T, name: string) {
     }),
     newer_cursor: Cursor.nullable().openapi({
       description:
-        'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come since; null for an empty page or a search',
+        'Names the first (newest) item of a list in time order: pass it as ?newer_than= later for what has come ' +
+        'since; null for an empty page or a search',
     }),
   }).openapi(name);
 }
@@ -277,7 +281,8 @@ export const RefreshablePageQuery = PageQuery.extend({
   newer_than: z.string().max(200).optional().openapi({
     example: CURSOR,
     description:
-      'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ?cursor= as usual)',
+      'A newer_cursor this list answered before: only the items newer than that one, newest first (page on with ' +
+      '?cursor= as usual)',
   }),
 });
 

@@ -12,8 +12,9 @@ export const search = createRouter()
       method: 'get',
       path: '/search',
       operationId: 'search',
-      description:
-        'Searches accounts (?type=users: username and display name, prefix first, then likeness) or posts (?type=posts: every word of the text, among the newest matches), best first; only what you may see. The text is searched literally (no patterns or operators).',
+      description: 'Searches accounts (?type=users: username and display name, prefix first, then likeness) or posts ' +
+        '(?type=posts: every word of the text, among the newest matches), best first; only what you may see. The ' +
+        'text is searched literally (no patterns or operators).',
       tags: ['search'],
       summary: 'Search users (by username or display name: prefix, then likeness) or posts (every word), best first',
       security: optionalAuth,

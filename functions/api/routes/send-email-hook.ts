@@ -128,7 +128,10 @@ function mailsOf({ user, email_data: data }: HookInput, template: string): CodeM
   return [mail(user.new_email, data.token || data.token_new, data.token_hash)];
 }
 
-/** The hook's database access: not the request limits of the address Auth calls from (the slot counts the client Auth names). */
+/**
+ * The hook's database access: not the request limits of the address Auth calls from (the slot counts the client
+ * Auth names).
+ */
 function hookDeps(c: Context<AppEnv>): RequestDeps {
   return { ...c.var.deps, request: { ...c.var.deps.request, quota: undefined, readOnly: false } };
 }

@@ -60,7 +60,8 @@ export const sessions = createRouter()
       summary: 'End one of your sessions',
       description:
         'Signs that device out: its access and refresh tokens are refused from the next request on. Ending this ' +
-        "request's own session signs you out. Another account's session is a 404, as one that does not exist. With a second " +
+        "request's own session signs you out. Another account's session is a 404, as one that does not exist. With a " +
+        'second ' +
         'factor, ending another session needs an aal2 session.',
       middleware: [requireUser] as const,
       request: { params: SessionParam },
@@ -87,8 +88,8 @@ export const sessions = createRouter()
       security,
       summary: 'Sign out everywhere else',
       description:
-        'Ends every session of yours but the one this request comes from; answers how many ended. With a second factor, ' +
-        'this needs an aal2 session.',
+        'Ends every session of yours but the one this request comes from; answers how many ended. With a second ' +
+        'factor, this needs an aal2 session.',
       middleware: [requireUser] as const,
       responses: {
         200: json(Ended, 'Ended'),

@@ -4,8 +4,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { optionalAuth, optionalUser, requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/openapi-errors.ts';
 import { createRouter } from '../lib/router.ts';
-import { IdempotencyHeaders, idempotencyOf } from '../lib/idempotency.ts';
+import { idempotencyOf } from '../lib/idempotency.ts';
 import { rpc } from '../lib/rpc.ts';
+import { reportRoute } from './report.ts';
 import {
   AccountId,
   AuthorSchema,
@@ -17,9 +18,7 @@ import {
   PageQuery,
   PostPage,
   ProfileSchema,
-  Reason,
   RefreshablePageQuery,
-  ReportSchema,
   Timestamp,
   Username,
   UsernameParam,
@@ -99,8 +98,8 @@ export const users = createRouter()
       method: 'get',
       path: '/follow_requests',
       operationId: 'listFollowRequests',
-      description:
-        'The pending follow requests made to you (a private account), newest first. Answer them with POST /{username}/respond_follow.',
+      description: 'The pending follow requests made to you (a private account), newest first. Answer them with POST ' +
+        '/{username}/respond_follow.',
       tags,
       security,
       summary: 'Pending follow requests made to you, newest first',
@@ -142,8 +141,8 @@ export const users = createRouter()
       method: 'post',
       path: '/close_friends/{username}',
       operationId: 'setCloseFriend',
-      description:
-        'Adds or removes an account on your close-friends list: toggles, or takes the wanted state. Your close_friends posts are visible to them (they must still pass the private-account rule).',
+      description: 'Adds or removes an account on your close-friends list: toggles, or takes the wanted state. Your ' +
+        'close_friends posts are visible to them (they must still pass the private-account rule).',
       tags,
       security,
       summary: 'Add or remove a close friend: toggles, or {"close_friend": true|false}',
@@ -195,7 +194,8 @@ export const users = createRouter()
       path: '/mutes',
       operationId: 'listMutes',
       description:
-        'The accounts you mute now, newest first, with the kind of mute and when it ends (banned accounts are left out). Nobody else sees this list.',
+        'The accounts you mute now, newest first, with the kind of mute and when it ends (banned accounts are left ' +
+        'out). Nobody else sees this list.',
       tags,
       security,
       summary: 'Accounts you mute, newest first',
@@ -217,7 +217,8 @@ export const users = createRouter()
       path: '/date',
       operationId: 'listPostsOfDay',
       description:
-        "A user's posts on one day (?day=YYYY-MM-DD, the day in the author's time zone), those you may see; yours when no username is given. A private account's: 403 private_account unless you follow it.",
+        "A user's posts on one day (?day=YYYY-MM-DD, the day in the author's time zone), those you may see; yours " +
+        "when no username is given. A private account's: 403 private_account unless you follow it.",
       tags,
       summary: "A user's posts on one day (yours when no username is given)",
       security: optionalAuth,
@@ -248,7 +249,9 @@ export const users = createRouter()
       path: '/{username}',
       operationId: 'getProfile',
       description:
-        "A profile card with its counts and, when you are signed in, your relation to it (viewer: following, requested, follows_you, close_friend). A private account's card stays visible; a banned, unconfirmed or blocked one is a 404.",
+        'A profile card with its counts and, when you are signed in, your relation to it (viewer: following, ' +
+        "requested, follows_you, close_friend). A private account's card stays visible; a banned, unconfirmed or " +
+        'blocked one is a 404.',
       tags,
       summary: 'A profile, with your relation to it when signed in',
       security: optionalAuth,
@@ -269,7 +272,8 @@ export const users = createRouter()
       path: '/{username}/follow',
       operationId: 'followUser',
       description:
-        'Follows or unfollows an account: toggles, or takes the wanted state. A private account gets a request instead (asking again withdraws it). Nobody follows themself; not across a block.',
+        'Follows or unfollows an account: toggles, or takes the wanted state. A private account gets a request ' +
+        'instead (asking again withdraws it). Nobody follows themself; not across a block.',
       tags,
       security,
       summary: 'Follow (a request, if the account is private) or unfollow: toggles, or {"follow": true|false}',
@@ -339,7 +343,8 @@ export const users = createRouter()
       path: '/{username}/followers',
       operationId: 'listFollowers',
       description:
-        "An account's accepted followers that you may see, newest first. A private account's: 403 private_account unless you follow it.",
+        "An account's accepted followers that you may see, newest first. A private account's: 403 private_account " +
+        'unless you follow it.',
       tags,
       summary: 'Accepted followers you may see, newest first',
       security: optionalAuth,
@@ -365,7 +370,8 @@ export const users = createRouter()
       path: '/{username}/following',
       operationId: 'listFollowing',
       description:
-        "The accounts an account follows that you may see, newest first. A private account's: 403 private_account unless you follow it.",
+        "The accounts an account follows that you may see, newest first. A private account's: 403 private_account " +
+        'unless you follow it.',
       tags,
       summary: 'Accounts followed that you may see, newest first',
       security: optionalAuth,
@@ -391,7 +397,8 @@ export const users = createRouter()
       path: '/{username}/block',
       operationId: 'blockUser',
       description:
-        'Blocks or unblocks an account: toggles, or takes the wanted state. A block hides each of you from the other and ends follows, requests and close-friend entries both ways.',
+        'Blocks or unblocks an account: toggles, or takes the wanted state. A block hides each of you from the other ' +
+        'and ends follows, requests and close-friend entries both ways.',
       tags,
       security,
       summary:
@@ -423,7 +430,10 @@ export const users = createRouter()
       path: '/{username}/mute',
       operationId: 'muteUser',
       description:
-        "Mutes or unmutes an account: toggles, or takes the wanted state. A muted account's posts leave your feed and your post search, and its acts stop notifying you (with notifications_only, only the latter); its profile and posts stay reachable. It is never told. A mute ends after duration seconds if given, or when either of you blocks the other.",
+        "Mutes or unmutes an account: toggles, or takes the wanted state. A muted account's posts leave your feed " +
+        'and your post search, and its acts stop notifying you (with notifications_only, only the latter); its ' +
+        'profile and posts stay reachable. It is never told. A mute ends after duration seconds if given, or when ' +
+        'either of you blocks the other.',
       tags,
       security,
       summary: 'Mute or unmute: toggles, or {"mute": true|false, "notifications_only": bool, "duration": seconds}',
@@ -452,20 +462,14 @@ export const users = createRouter()
       method: 'post',
       path: '/{username}/report',
       operationId: 'reportUser',
-      description:
-        'Reports an account to the admins, with a reason; one open report per reporter and account (a second is a 409).',
-      tags,
-      security,
-      summary: 'Report a user to the admins',
-      middleware: [requireUser] as const,
-      request: { params: UsernameParam, headers: IdempotencyHeaders, ...body(Reason) },
-      responses: {
-        201: json(ReportSchema, 'Reported'),
-        ...actErrors,
-        ...errorResponses({
-          409: 'You already reported this user, or the Idempotency-Key was sent with another request',
-        }),
-      },
+      ...reportRoute({
+        tags,
+        reported: 'an account',
+        per: 'account',
+        kind: 'user',
+        params: UsernameParam,
+        errors: actErrors,
+      }),
     }),
     async function reportUser(c) {
       const report = c.req.valid('json');
@@ -485,7 +489,9 @@ export const users = createRouter()
       path: '/{username}/calendar',
       operationId: 'getCalendar',
       description:
-        "For each day of a range (?from, ?to; the last 365 days by default, at most ten years) the number of the user's posts you may see, with a level 1..4 against the busiest day; days without posts are left out. A private account's: 403 private_account unless you follow it.",
+        'For each day of a range (?from, ?to; the last 365 days by default, at most ten years) the number of the ' +
+        "user's posts you may see, with a level 1..4 against the busiest day; days without posts are left out. A " +
+        "private account's: 403 private_account unless you follow it.",
       tags,
       summary: 'Posts per day you may see (default: the last 365 days; at most ten years), with a level 1–4',
       security: optionalAuth,

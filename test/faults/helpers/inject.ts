@@ -1,6 +1,6 @@
 // The faults themselves, real ones: pg_ctl on the stack's cluster, signals to the services' processes,
 // pg_terminate_backend on the function's database sessions. Where the stack keeps its pids, cluster and logs
-// comes from STACK_DIR (supabase/stack/main.ts).
+// comes from STACK_DIR (supabase/cli/main.ts).
 import { execFile } from 'node:child_process';
 import { chownSync, closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // Every command of the Docker-free local stack (see README.md and docs/OPERATIONS.md), run by the npm scripts:
 //   start  brings up the development stack from supabase/config.toml and serves until Ctrl-C
 //   test   brings up a fresh, isolated stack on other ports, runs vitest against it, tears it down
-//   bench  the same stack, then the benchmarks of test/bench (figures, not pass or fail)
+//   bench  the same stack, then the benchmarks of supabase/bench/quick (figures, not pass or fail)
 //   faults a fresh stack of its own (other ports again), then test/faults: real faults under load, with figures
 //   bench:scale [--keep|--seed-only]  its own stack (ports +2000), seeded at scale, then figures (supabase/bench/scale.ts)
 //   bench:compare <small.json> <large.json>  two scale runs side by side, with the growth targets (supabase/bench/compare.ts)
@@ -11,36 +11,30 @@
 //   bench:replica  the test stack, then each version's cost to the primary of a replica read (supabase/bench/replica-share.ts)
 //   bench:auth  the test stack and a second Auth keeping no idle connection: token grants at each (supabase/bench/auth-connections.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
-//   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running
+//   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running, and applies
+//             the migrations its database lacks first (as `supabase migration up`), as types and docs:rpc do
 //   error-codes  only the error code lists (no stack needed)
 //   types  regenerates the database types (client/ and functions/api/database.types.ts) from the running development database
 //   docs:rpc  regenerates docs/RPC.md from the running development database
 //   grant-admin <username> [--revoke]  grants (or revokes) admin rights in the development database
 //   db:diff <name>  writes what supabase/schemas/ changes against the migrations as a new migration
-//   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases
+//   schema-check <url>  exits 1 when supabase/schemas/ and the migrations build different databases (supabase/tools/schema-check.ts)
 // The scripts that need no stack (fmt, check, lock, lint:openapi, client) run supabase/tools/ directly (package.json).
 import { existsSync } from 'node:fs';
 import postgres from 'postgres';
 import { join } from 'node:path';
-import { ensureChromiumInstalled } from './chromium.ts';
-import { type Profile, profile, readConfig, repoRoot } from './config.ts';
-import { elapsed, info, warn } from './log.ts';
-import { livePostmaster } from './postmaster.ts';
-import { assertPortFree } from './processes.ts';
-import { nodeBinary } from './node.ts';
-import { onGiveUp, stopAll } from './supervisor.ts';
-import { localPassword } from './postgres.ts';
-import {
-  buildScratch,
-  databaseUrl,
-  dropScratch,
-  migrationFiles,
-  schemaDiff,
-  schemaFiles,
-  withoutTls,
-} from './schema.ts';
-import { exportSendEmailHook, facadeEnv, type Stack, up } from './stack.ts';
+import { ensureChromiumInstalled } from '../stack/chromium.ts';
+import { type Profile, profile, readConfig, repoRoot } from '../stack/config.ts';
+import { elapsed, info, warn } from '../stack/log.ts';
+import { livePostmaster } from '../stack/postmaster.ts';
+import { assertPortFree } from '../stack/processes.ts';
+import { nodeBinary } from '../stack/node.ts';
+import { onGiveUp, stopAll } from '../stack/supervisor.ts';
+import { localPassword } from '../stack/postgres.ts';
+import { buildScratch, dropScratch, migrationFiles, schemaDiff, schemaFiles, withoutTls } from '../stack/schema.ts';
+import { applyPendingMigrations, exportSendEmailHook, facadeEnv, type Stack, up } from '../stack/stack.ts';
 import { integrityHolds } from '../tools/integrity.ts';
+import { schemaCheck } from '../tools/schema-check.ts';
 import { scaleBench } from '../bench/scale.ts';
 import { compareReports } from '../bench/compare.ts';
 import { sizesBench } from '../bench/sizes.ts';
@@ -228,9 +222,23 @@ async function write(files: GeneratedFile[]): Promise<void> {
   }
 }
 
+/**
+ * The development database, first brought up to supabase/migrations/ (`applyPendingMigrations`, as `supabase
+ * migration up`): a file generated from it is never generated from a database behind its migrations.
+ */
+async function migratedDevDatabase(): Promise<string> {
+  const dev = profile('dev', readConfig());
+  // supabase db push reads supabase/config.toml, whose hook needs the stack's values.
+  await exportSendEmailHook(dev);
+  const url = devDatabaseUrl();
+  const applied = await applyPendingMigrations(url, join(dev.dir, 'logs'));
+  for (const file of applied) info(`applied ${file} to the development database (supabase db push)`);
+  return url;
+}
+
 /** `npm run types`: the database types from the running development database (supabase/tools/generated.ts). */
 async function types(): Promise<void> {
-  await exportSendEmailHook(profile('dev', readConfig()));
+  await migratedDevDatabase();
   let files: GeneratedFile[];
   try {
     files = databaseTypeFiles(withoutTls(devDatabaseUrl()));
@@ -242,7 +250,7 @@ async function types(): Promise<void> {
 
 /** `npm run docs:rpc`: docs/RPC.md from the dev stack's database and the facade's route files. Needs `npm start` running. */
 async function rpcReference(): Promise<void> {
-  const sql = postgres(devDatabaseUrl(), { max: 1, onnotice: () => {} });
+  const sql = postgres(await migratedDevDatabase(), { max: 1, onnotice: () => {} });
   try {
     await write([await rpcReferenceFile(sql)]);
   } finally {
@@ -252,6 +260,8 @@ async function rpcReference(): Promise<void> {
 
 /** `npm run generate`: every generated file, in order (supabase/tools/generated.ts). Needs `npm start` running. */
 async function generate(): Promise<void> {
+  // Before anything is written: a database that does not answer, or cannot be brought up to date, stops it here.
+  await migratedDevDatabase();
   await write(errorCodeFiles());
   // A fresh process: the OpenAPI document is built from the app, which imports the error codes just written.
   const client = await new Deno.Command(Deno.execPath(), {
@@ -287,23 +297,6 @@ async function dbDiff([name]: string[]): Promise<void> {
     '-- existing rows need before a new rule applies (supabase/CONVENTIONS.md).\n\n';
   await Deno.writeTextFile(file, header + diff + '\n');
   info(`wrote ${file}`);
-}
-
-/**
- * `schema-check <superuser url>`: whether supabase/schemas/ builds the database the migrations built in that
- * cluster (its `postgres` database, as the stack made it). Prints the difference; exit 1 when there is one.
- */
-async function schemaCheck([superuser]: string[]): Promise<number> {
-  if (!superuser) throw new Error('usage: schema-check <superuser url of a stack>');
-  const test = profile('test', readConfig());
-  // Run by the tests, it inherits their stack's hook; run by hand, it takes the test stack's.
-  if (!Deno.env.get('SEND_EMAIL_HOOK_SECRET')) await exportSendEmailHook(test);
-  const logDir = join(test.dir, 'logs');
-  const scratch = await buildScratch(superuser, 'scratch_schemas', schemaFiles(), logDir);
-  const diff = await schemaDiff(databaseUrl(superuser, 'postgres'), scratch);
-  await dropScratch(superuser, 'scratch_schemas', logDir);
-  console.log(diff ? `supabase/schemas/ differs from the migrations:\n${diff}` : 'no difference');
-  return diff ? 1 : 0;
 }
 
 async function grantAdmin([username, flag]: string[]): Promise<void> {
@@ -344,7 +337,7 @@ try {
   else if (command === 'generate') await generate();
   else if (command === 'grant-admin') await grantAdmin(rest);
   else if (command === 'db:diff') await dbDiff(rest);
-  else if (command === 'schema-check') Deno.exit(await schemaCheck(rest));
+  else if (command === 'schema-check') Deno.exit(await schemaCheck(rest[0]));
   else {throw new Error(
       `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, bench:replica, bench:auth, bench:soak, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
     );}

@@ -1,12 +1,12 @@
-// `npm run bench -- test/bench/export-share.bench.ts`: whether 8 accounts exporting 20,000 posts each, read by slow
+// `npm run bench -- supabase/bench/quick/export-share.bench.ts`: whether 8 accounts exporting 20,000 posts each, read by slow
 // clients, starve everyone else (docs/PERFORMANCE.md, "Long reads take a share"). 8 other signed-in clients read
 // their profile, a profile and the feed in a loop for a while with no export running, then again while the 8
 // exports run; prints their median and p99 in both, the failures, and how the exports were answered. Figures, not
 // pass or fail.
 import { bench, describe } from 'vitest';
-import { type Account, createAccount } from '../helpers/accounts.ts';
-import { asRoot } from '../helpers/db.ts';
-import { authIsRunning, stack } from '../helpers/stack.ts';
+import { type Account, createAccount } from '../../../test/helpers/accounts.ts';
+import { asRoot } from '../../../test/helpers/db.ts';
+import { authIsRunning, stack } from '../../../test/helpers/stack.ts';
 
 const exporters = 8;
 const postsEach = 20_000;

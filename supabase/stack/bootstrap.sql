@@ -1,7 +1,11 @@
 -- What hosted Supabase provides and a bare Postgres lacks: the API roles, the Auth admin role, the auth and
 -- extensions schemas, and the grants between them. Idempotent: run on every start by the local stack, as a
 -- superuser, with psql variables `authenticator_password` and `auth_admin_password`.
--- Mirrors, in our own words, what the init scripts of Supabase's Postgres image create.
+-- Mirrors, in our own words, what the init scripts of Supabase's Postgres image create. It is the local stack's
+-- (bootstrapDatabase in postgres.ts applies it, to its own cluster or to SUPABASE_DB_URL's database), never a
+-- hosted project's: those already have these roles and schemas, so it stays out of the Supabase CLI's folders
+-- (schemas/, migrations/, seed.sql). Any superuser psql can also run it to make a plain Postgres ready for
+-- Supabase Auth's migrations and then the app's.
 
 \set ON_ERROR_STOP on
 

@@ -1,10 +1,10 @@
-// `npm run bench -- test/bench/export.bench.ts`: GET /user/export of an account with 10,000 posts (and 2,000
+// `npm run bench -- supabase/bench/quick/export.bench.ts`: GET /user/export of an account with 10,000 posts (and 2,000
 // comments, 5,000 likes given, follows both ways with the stack's other accounts, 2,000 notifications), through the gateway,
 // read to its end. The target (docs/PRODUCT.md, "Data export"): under 10 s. Prints vitest's table; not a test.
 import { bench, describe } from 'vitest';
-import { createAccount } from '../helpers/accounts.ts';
-import { asRoot } from '../helpers/db.ts';
-import { authIsRunning, stack } from '../helpers/stack.ts';
+import { createAccount } from '../../../test/helpers/accounts.ts';
+import { asRoot } from '../../../test/helpers/db.ts';
+import { authIsRunning, stack } from '../../../test/helpers/stack.ts';
 
 async function seed() {
   const owner = await createAccount('archivist');

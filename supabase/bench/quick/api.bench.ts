@@ -2,10 +2,10 @@
 // caller), on accounts with thousands of posts. Prints vitest's table (mean, p75, p99…); not a test.
 // Keyset pagination should make a deep page cost what the first one does.
 import { bench, describe } from 'vitest';
-import { type Account, createAccount } from '../helpers/accounts.ts';
-import { asRoot, rpc } from '../helpers/db.ts';
-import { api } from '../helpers/http.ts';
-import { authIsRunning } from '../helpers/stack.ts';
+import { type Account, createAccount } from '../../../test/helpers/accounts.ts';
+import { asRoot, rpc } from '../../../test/helpers/db.ts';
+import { api } from '../../../test/helpers/http.ts';
+import { authIsRunning } from '../../../test/helpers/stack.ts';
 
 const postsPerAuthor = 5000;
 const options = { time: 2000, warmupIterations: 5 };
