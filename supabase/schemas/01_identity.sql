@@ -64,7 +64,7 @@ begin
       )
   );
   v_uid := case
-    when v_session_uid is not null and coalesce(auth.jwt() ->> 'aal', '') <> 'aal2' and not private.impersonated_in_studio()
+    when v_session_uid is not null and coalesce(auth.jwt() ->> 'aal', '') <> 'aal2'
       and exists (select from auth.mfa_factors f where f.user_id = v_session_uid and f.status = 'verified')
     then null
     else v_session_uid

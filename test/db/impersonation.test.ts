@@ -116,6 +116,18 @@ describe.skipIf(!authIsRunning)(
       expect(liked).toHaveProperty('refused.code', 'PT401');
     });
 
+    it("an account with a second factor: at aal1 (Studio's default) as its aal1 session, at aal2 as its whole self", async () => {
+      const owner = await createAccount('guarded');
+      await asRoot`insert into auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at, secret)
+        values (${randomUUID()}, ${owner.id}, 'phone', 'totp', 'verified', now(), now(), 'JBSWY3DPEHPK3PXP')`;
+      const me = (tx: Tx) => tx`select public.me() as me`;
+      const [impersonated, asItsSession] = await bothWays(owner, me);
+      expect(impersonated).toEqual(asItsSession);
+      expect(impersonated).toEqual({ refused: { code: 'PT403', hint: 'second_factor_required' } });
+      const [stepped] = await impersonating(owner, me, 'aal2');
+      expect(stepped.me).toMatchObject({ username: owner.username });
+    });
+
     it('anon sees what anybody may, and a function only users may call is refused', async () => {
       const [owner, author] = await Promise.all([
         createAccount('anonprivate', { isPrivate: true }),

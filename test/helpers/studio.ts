@@ -93,17 +93,21 @@ const projectRef = 'default';
 /** Who the SQL editor's role selector impersonates: a user picked from the list, or `anon`. */
 export type Impersonated = Account | 'anon';
 
+/** The assurance level Studio's role selector offers for a user: aal1 unless the operator picks aal2. */
+export type Aal = 'aal1' | 'aal2';
+
 /**
  * The claims Studio makes up (apps/studio/lib/role-impersonation.ts, getPostgrestClaims): for a user, their row of
- * auth.users as Studio's user list shows it, aal1, and a fresh session_id no session has; for anon, the key's claims.
+ * auth.users as Studio's user list shows it, the chosen aal, and a fresh session_id no session has; for anon, the
+ * key's claims.
  */
-async function studioClaims(who: Impersonated): Promise<Record<string, unknown>> {
+async function studioClaims(who: Impersonated, aal: Aal): Promise<Record<string, unknown>> {
   const now = Math.floor(Date.now() / 1000);
   if (who === 'anon') return { iss: 'supabase', ref: projectRef, role: 'anon', iat: now, exp: now + 3600 };
   const [user] = await asRoot`
     select raw_app_meta_data, raw_user_meta_data, email, phone, role, is_anonymous from auth.users where id = ${who.id}`;
   return {
-    aal: 'aal1',
+    aal,
     amr: [{ method: 'password', timestamp: now }],
     app_metadata: user.raw_app_meta_data,
     aud: 'authenticated',
@@ -166,8 +170,12 @@ select 1 as "ROLE_IMPERSONATION_NO_RESULTS";`;
  * The SQL editor's "impersonate" (a user, or anon): Studio's prefix above, then `work`, in one transaction as
  * `postgres` (pg-meta runs the editor's text as one multi-statement query, one implicit transaction).
  */
-export async function impersonating<T>(who: Impersonated, work: (tx: Tx) => Promise<T>): Promise<T> {
-  const claims = await studioClaims(who);
+export async function impersonating<T>(
+  who: Impersonated,
+  work: (tx: Tx) => Promise<T>,
+  aal: Aal = 'aal1',
+): Promise<T> {
+  const claims = await studioClaims(who, aal);
   const role = who === 'anon' ? 'anon' : String(claims.role);
   return asRoot.begin(async (tx) => {
     await tx.unsafe(impersonationPrefix(role, claims)).simple();
