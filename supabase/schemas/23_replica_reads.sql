@@ -6,20 +6,24 @@
 -- the facade asks for (private.replica_ready); otherwise it raises SQLSTATE DKLAG and the facade reads from the
 -- primary, whose session check refuses an ended session at once.
 --
--- What a replica within the staleness bound may lack is what committed within the bound. So the primary tells
--- every facade instance, on the channel `replica_reads`, each write counted ('wrote <user> <count>'), each
--- session ended ('ended <user>': a sign-out, a ban, a deletion, a session cut short) and each account just blocked
--- ('blocked <user>': what it may see shrank), as it commits; the facade
--- keeps them for the bound (functions/api/lib/caller-events.ts) and asks the primary nothing per read but a
--- shared round trip on the listening connection, after which every notice sent before the read is heard. (How far
--- behind a replica may be at most is the facade's to measure: functions/api/lib/replica-lag.ts.) Anyone who
--- may LISTEN hears user ids and write counts: only the database's own login roles can, not API callers.
+-- What a replica within the staleness bound may lack is what committed within the bound. The facade learns the
+-- callers' write counts from the primary itself, one statement for the reads that wait meanwhile
+-- (on its listening connection), so a write announces nothing: Postgres commits notifying
+-- transactions one at a time, and a notice per write put a ceiling on the primary's commits. The rare events a
+-- count cannot show are pushed on the channel `replica_reads` as they commit: each session ended ('ended
+-- <user>': a sign-out, a ban, a deletion, a session cut short) and each account just blocked ('blocked <user>':
+-- what it may see shrank); the facade keeps them for the bound (functions/api/lib/caller-events.ts). (How far
+-- behind a replica may be at most is the facade's to measure: functions/api/lib/replica-lag.ts.) Anyone who may
+-- LISTEN hears user ids: only the database's own login roles can, not API callers.
 
 create table private.write_marks (
   user_id uuid primary key references auth.users (id) on delete cascade,
   writes bigint not null default 0 check (writes >= 0)
 );
 alter table private.write_marks enable row level security;
+-- The facade reads its callers' counts on its listening connection, as service_role (a plain index look-up costs
+-- the primary what `select 1` does; a function in front of it, twice that).
+grant select on private.write_marks to service_role;
 
 comment on table private.write_marks is
   'How many write requests each signed-in caller has made through the facade or PostgREST: a replica serves their reads once it has replayed as many.';
@@ -31,19 +35,15 @@ volatile
 security definer
 set search_path = ''
 as $$
-  with counted as (
-    insert into private.write_marks as m (user_id, writes)
-    select auth.uid(), 1
-    where auth.uid() is not null
-    on conflict (user_id) do update set writes = m.writes + 1
-    returning m.user_id, m.writes
-  )
-  select pg_notify('replica_reads', format('wrote %s %s', c.user_id, c.writes)) from counted c;
+  insert into private.write_marks as m (user_id, writes)
+  select auth.uid(), 1
+  where auth.uid() is not null
+  on conflict (user_id) do update set writes = m.writes + 1;
 $$;
 revoke execute on function private.note_write() from public;
 grant execute on function private.note_write() to anon, authenticated, service_role;
 comment on function private.note_write() is
-  'Counts one more write by the caller, in the transaction of the write, and tells the facade instances when it commits (the facade and PostgREST''s pre-request hook call it on every request that may write).';
+  'Counts one more write by the caller, in the transaction of the write (the facade and PostgREST''s pre-request hook call it on every request that may write).';
 
 create function private.read_mark()
 returns bigint

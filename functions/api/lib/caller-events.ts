@@ -1,22 +1,21 @@
-// What the primary tells every facade instance, so that a replica read asks the primary nothing of its own: the
-// sessions that just ended (sign-out, ban, password reset, deletion), the accounts just blocked (what they may see
-// shrank) and the writes just counted, pushed by
-// triggers and private.note_write with pg_notify on the channel `replica_reads`
-// (supabase/schemas/23_replica_reads.sql), and heard here on a connection of its own, straight to the primary
-// (LISTEN needs a session: not the transaction pooler).
+// What a replica read needs from the primary, so that it asks nothing of its own: the sessions that just ended
+// (sign-out, ban, password reset, deletion) and the accounts just blocked (what they may see shrank), pushed by
+// triggers with pg_notify on the channel `replica_reads` (supabase/schemas/23_replica_reads.sql), and the callers'
+// write counts, read on the same connection, straight to the primary (LISTEN needs a session: not the transaction
+// pooler). A write announces nothing: Postgres commits notifying transactions one at a time.
 //
 // Why this holds the rules of docs/PRODUCT.md, "Reads and replicas": a replica within the staleness bound has
 // replayed every commit older than the bound, and checks the caller's session and write count itself
-// (private.replica_ready). What it may lack is only what committed within the bound: those ends and writes are
-// kept here for the bound (plus a margin for the lag's measurement), and a caller with an end or a block among
-// them is read on the primary, one with writes among them on a replica that has replayed as many. A commit signals the
-// listening backend before its own client hears back, but that backend sends the notice when it next runs, which
-// on a busy primary can be after the next request reached this instance. So each signed-in replica read first
-// waits for a round trip on the listening connection that began after the read arrived (`select 1`, one shared by
-// the reads that arrive meanwhile): the backend sends every notice it was signalled before it answers. While
-// the connection is down, and until it has been up for a whole bound, nothing is known: reads then ask the
-// primary as before (`writesToSee` answers undefined). A connection that dies without closing (a network cut)
-// loses notices unseen: the replica's own check then holds them once replayed, within the bound.
+// (private.replica_ready). What it may lack is only what committed within the bound: the ends and blocks are
+// kept here for the bound (plus a margin for the lag's measurement), and a caller with one among them is read on the
+// primary; a caller is read on a replica that has replayed as many writes as the primary counts for them. So each
+// signed-in replica read waits for a statement on the listening connection that began after the read arrived
+// (the write counts of the callers that arrive meanwhile, one statement for all of them): it sees every write
+// committed before, and the backend sends every notice it was signalled before it answers (a commit signals the
+// listening backend before its own client hears back, but that backend sends the notice when it next runs). While
+// the connection is down, and until it has been up for a whole bound, nothing is known: reads then ask the primary
+// as before (`writesToSee` answers undefined). A connection that dies without closing (a network cut) loses notices
+// unseen: the replica's own check then holds them once replayed, within the bound.
 import postgres from 'postgres';
 import { connectionOptions } from './pool.ts';
 
@@ -27,9 +26,12 @@ const reconnectMs = 1_000;
 /** A round trip on the listening connection slower than this sends the read to the primary. */
 const roundTripBoundMs = 1_000;
 
+/** The write counts one round trip read: the callers asked for (none counted: 0), or undefined when it failed. */
+type Counts = Map<string, number> | undefined;
+
 export interface CallerEvents {
   /**
-   * How many writes a replica must have replayed before it serves `userId`'s read (0: none of late); 'primary'
+   * How many writes a replica must have replayed before it serves `userId`'s read (the primary's count); 'primary'
    * when the caller was blocked within the bound (what they may see shrank: read them on the primary); or
    * undefined when the primary must be asked: the caller's session ended within the bound, or this instance has
    * not been listening for a whole bound, or has not heard in time what committed before the call.
@@ -43,7 +45,6 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   let listeningSince: number | undefined;
   const ended = new Map<string, number>();
   const blocked = new Map<string, number>();
-  const writes = new Map<string, { count: number; at: number }>();
   let prunedAt = 0;
 
   // Not postgres.js's listen(), which reconnects on its own without saying when the connection was down:
@@ -70,55 +71,66 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   }
 
   function listen(): void {
-    listener.unsafe(`listen ${channel}`).then(() => {
+    // service_role to read private.write_marks (whoever the URL logs in as: authenticator, or postgres on a host).
+    listener.unsafe(`set role service_role; listen ${channel}`).simple().then(() => {
       // Whatever was heard before the connection broke is incomplete: start afresh.
       ended.clear();
       blocked.clear();
-      writes.clear();
       listeningSince = Date.now();
     }, listenAgain);
   }
 
   function hear(payload: string): void {
-    const [kind, userId, written] = payload.split(' ');
+    const [kind, userId] = payload.split(' ');
     const now = Date.now();
-    const count = Number(written);
     if (kind === 'ended') ended.set(userId, now);
     else if (kind === 'blocked') blocked.set(userId, now);
-    else if (kind === 'wrote' && Number.isSafeInteger(count)) {
-      writes.set(userId, { count: Math.max(count, writes.get(userId)?.count ?? 0), at: now });
-    }
     if (now - prunedAt > keepMs) prune(now);
   }
 
   function prune(now: number): void {
     prunedAt = now;
     for (const heard of [ended, blocked]) for (const [userId, at] of heard) if (now - at > keepMs) heard.delete(userId);
-    for (const [userId, { at }] of writes) if (now - at > keepMs) writes.delete(userId);
   }
 
   const recent = (at: number | undefined) => at !== undefined && Date.now() - at <= keepMs;
 
-  let roundTrip: Promise<boolean> | undefined;
-  let nextRoundTrip: Promise<boolean> | undefined;
-  /** True once a round trip on the listening connection that began after the call is answered (in time). */
-  function heardSoFar(): Promise<boolean> {
-    if (roundTrip) {
-      // The one under way may have begun before the caller's request arrived: the next begins after it.
-      nextRoundTrip ??= roundTrip.then(() => {
-        nextRoundTrip = undefined;
-        return heardSoFar();
-      });
-      return nextRoundTrip;
+  let roundTrip: Promise<Counts> | undefined;
+  /** The callers waiting for the round trip after the one under way, and its answer. */
+  let next: { callers: Set<string>; counts: Promise<Counts> } | undefined;
+  /** The write counts read by a round trip on the listening connection that began after the call (in time). */
+  function countsSoFar(userId: string): Promise<Counts> {
+    if (!roundTrip) return startRoundTrip([userId]);
+    // The one under way may have begun before the caller's request arrived: the next begins after it.
+    if (!next) {
+      const callers = new Set<string>();
+      next = {
+        callers,
+        counts: roundTrip.then(() => {
+          next = undefined;
+          return startRoundTrip([...callers]);
+        }),
+      };
     }
+    next.callers.add(userId);
+    return next.counts;
+  }
+
+  function startRoundTrip(callers: string[]): Promise<Counts> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), roundTripBoundMs));
-    const answered = listener`select 1`.then(() => true, () => false);
-    roundTrip = Promise.race([answered, late]).finally(() => {
+    const late = new Promise<Counts>((resolve) => timer = setTimeout(() => resolve(undefined), roundTripBoundMs));
+    const answered =
+      listener`select user_id::text as id, writes from private.write_marks where user_id = any(${callers}::uuid[])`
+        .then(
+          (rows) => new Map(rows.map((row) => [row.id as string, Number(row.writes)])),
+          () => undefined,
+        );
+    const trip = Promise.race([answered, late]).finally(() => {
       clearTimeout(timer);
-      roundTrip = undefined;
+      if (roundTrip === trip) roundTrip = undefined;
     });
-    return roundTrip;
+    roundTrip = trip;
+    return trip;
   }
 
   const listening = () => listeningSince !== undefined && Date.now() - listeningSince > keepMs;
@@ -126,11 +138,12 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   listen();
   return {
     async writesToSee(userId) {
-      if (!listening() || !(await heardSoFar()) || !listening()) return undefined;
+      if (!listening()) return undefined;
+      const counts = await countsSoFar(userId);
+      if (!counts || !listening()) return undefined;
       if (recent(ended.get(userId))) return undefined;
       if (recent(blocked.get(userId))) return 'primary';
-      const wrote = writes.get(userId);
-      return wrote && recent(wrote.at) ? wrote.count : 0;
+      return counts.get(userId) ?? 0;
     },
   };
 }
