@@ -27,6 +27,8 @@ export interface HttpLoad {
   body?: unknown;
   /** One per wrk thread, in turn: with several, each connection is another caller. */
   tokens: string[];
+  /** Each caller's own path and body (index as `tokens`), instead of the url's and `body`: targets spread out. */
+  perCaller?: { path: string; body?: unknown }[];
   /** Sent with every request besides the token (PostgREST's `apikey`). */
   headers?: Record<string, string>;
   connections: number;
@@ -39,10 +41,18 @@ function luaScript(load: HttpLoad): string {
   const quote = (text: string) => JSON.stringify(text); // a JSON string is a valid Lua string here (ASCII)
   return `
 local tokens = {${load.tokens.map(quote).join(', ')}}
+local paths = {${(load.perCaller ?? []).map((c) => quote(c.path)).join(', ')}}
+local bodies = {${
+    (load.perCaller ?? []).map((c) => quote(c.body === undefined ? '' : JSON.stringify(c.body))).join(', ')
+  }}
 local started = 0
 function setup(thread)
   started = started + 1
   thread:set("token", tokens[(started - 1) % #tokens + 1])
+  if #paths > 0 then
+    thread:set("path", paths[(started - 1) % #paths + 1])
+    thread:set("body", bodies[(started - 1) % #bodies + 1])
+  end
 end
 function init(args)
   wrk.method = ${quote(load.method)}
@@ -56,6 +66,13 @@ function init(args)
     load.body === undefined ? '' : `wrk.headers["Content-Type"] = "application/json"
   wrk.body = ${quote(JSON.stringify(load.body))}`
   }
+  if path ~= nil then
+    wrk.path = path
+    if body ~= "" then
+      wrk.headers["Content-Type"] = "application/json"
+      wrk.body = body
+    end
+  end
 end
 function done(summary, latency, requests)
   local e = summary.errors

@@ -9,6 +9,7 @@
 //   bench:soak  the kept bench database served as bench:scale serves it, then an hour of mixed traffic (supabase/bench/soak.ts)
 //   bench:cold  the test stack, then fresh function processes: each version's first answer (supabase/bench/cold.ts)
 //   bench:replica  the test stack, then each version's cost to the primary of a replica read (supabase/bench/replica-share.ts)
+//   bench:writes  the test stack, then likes toggled on one hot post and on spread posts by 16 and 64 callers (supabase/bench/writes.ts)
 //   bench:auth  the test stack and a second Auth keeping no idle connection: token grants at each (supabase/bench/auth-connections.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
 //   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running, and applies
@@ -40,6 +41,7 @@ import { compareReports } from '../bench/compare.ts';
 import { sizesBench } from '../bench/sizes.ts';
 import { coldBench } from '../bench/cold.ts';
 import { replicaShareBench } from '../bench/replica-share.ts';
+import { writesBench } from '../bench/writes.ts';
 import { authConnectionsBench } from '../bench/auth-connections.ts';
 import { soakBench } from '../bench/soak.ts';
 import { databaseTypeFiles, errorCodeFiles, type GeneratedFile, rpcReferenceFile } from '../tools/generated.ts';
@@ -328,6 +330,7 @@ try {
   else if (command === 'bench:sizes') Deno.exit(await inBenchStack(sizesBench));
   else if (command === 'bench:cold') Deno.exit(await inBenchStack(coldBench));
   else if (command === 'bench:replica') Deno.exit(await inBenchStack(replicaShareBench));
+  else if (command === 'bench:writes') Deno.exit(await inBenchStack(writesBench));
   else if (command === 'bench:auth') Deno.exit(await inBenchStack(authConnectionsBench));
   else if (command === 'bench:soak') Deno.exit(await inBenchStack(() => soakBench(rest)));
   else if (command === 'reset') await reset();
@@ -339,7 +342,7 @@ try {
   else if (command === 'db:diff') await dbDiff(rest);
   else if (command === 'schema-check') Deno.exit(await schemaCheck(rest[0]));
   else {throw new Error(
-      `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, bench:replica, bench:auth, bench:soak, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
+      `unknown command "${command}": use start, test, bench, bench:scale, bench:compare, bench:sizes, bench:cold, bench:replica, bench:writes, bench:auth, bench:soak, faults, reset, generate, types, docs:rpc, error-codes, grant-admin, db:diff or schema-check`,
     );}
 } catch (error) {
   warn((error as Error).message);
