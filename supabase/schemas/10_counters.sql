@@ -1,9 +1,116 @@
 -- Counters kept in the same transaction as the rows they count. Each change is one `update … set n = n ± k`
--- (k = 1 a row, or the rows a statement deleted for likes, which leave by the thousand with an account), so
--- concurrent writers queue on the row lock and the count stays exact; rows are updated in id order so two
--- writers never wait on each other crosswise. private.recount_counters() recomputes everything. A decrement
--- stops at zero: a counter found too low (a database restored in part, say) must not make a user's unlike or
--- unfollow fail; the recount repairs it. Nothing else writes a counter (32_direct_edit_guards.sql).
+-- (k = 1 a row, or the rows a statement deleted for likes, which leave by the thousand with an account); a
+-- decrement stops at zero: a counter found too low (a database restored in part, say) must not make a user's unlike
+-- or unfollow fail; the recount repairs it. private.recount_counters() recomputes everything. Nothing else writes a
+-- counter (32_direct_edit_guards.sql).
+--
+-- A target many accounts write to at once (a viral post's likes and comments, a followed account's followers, a
+-- comment's likes) would queue its writers on its row lock, held to each one's commit. So a writer takes the row only
+-- when it is free (`for no key update skip locked`), and otherwise leaves its change in private.pending_counts; the
+-- next writer that finds the row free folds every pending change of that counter in with its own. What the API
+-- shows adds the pending changes (private.post_bodies and the other shapes, 11_api_shapes.sql), so it is exact; the
+-- counter column alone (PostgREST's `select('likes_count')`, say) is behind by the changes pending since the row was
+-- last free, until the next change of that counter folds them (or private.fold_pending_counts()).
+
+create table private.pending_counts (
+  id bigint generated always as identity primary key,
+  counter text not null check (counter in ('post_likes', 'post_comments', 'comment_likes', 'followers', 'following')),
+  target_id uuid not null,
+  delta integer not null check (delta <> 0)
+);
+create index pending_counts_target_idx on private.pending_counts (counter, target_id);
+alter table private.pending_counts enable row level security;
+-- The shapes read them as the caller (security-invoker views): a count anybody may see, nothing more.
+create policy "the shapes add pending counts" on private.pending_counts for select to anon, authenticated using (true);
+grant select on private.pending_counts to anon, authenticated, service_role;
+comment on table private.pending_counts is
+  'Counter changes made while their row was busy, folded in by the next change that finds it free (10_counters.sql).';
+comment on column private.pending_counts.id is 'In the order the changes were left.';
+comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count.';
+comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is.';
+comment on column private.pending_counts.delta is 'The change to add.';
+
+-- Adds p_delta to a counter: onto its row when the row is free, with every change pending for it; else as a
+-- pending change. A target that is gone counts nothing.
+create function private.add_to_counter(p_counter text, p_target uuid, p_delta integer)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_total integer;
+begin
+  if p_target is null then
+    return;
+  end if;
+  if p_counter in ('post_likes', 'post_comments') then
+    perform from public.posts p where p.id = p_target for no key update skip locked;
+  elsif p_counter = 'comment_likes' then
+    perform from public.comments c where c.id = p_target for no key update skip locked;
+  else
+    perform from public.profiles p where p.id = p_target for no key update skip locked;
+  end if;
+  if not found then
+    if (p_counter in ('post_likes', 'post_comments') and exists (select from public.posts p where p.id = p_target))
+       or (p_counter = 'comment_likes' and exists (select from public.comments c where c.id = p_target))
+       or (p_counter in ('followers', 'following') and exists (select from public.profiles p where p.id = p_target)) then
+      insert into private.pending_counts (counter, target_id, delta) values (p_counter, p_target, p_delta);
+    end if;
+    return;
+  end if;
+  with folded as (
+    delete from private.pending_counts d where d.counter = p_counter and d.target_id = p_target returning d.delta
+  )
+  select p_delta + coalesce(sum(f.delta), 0) into v_total from folded f;
+  if v_total = 0 then
+    return;
+  end if;
+  case p_counter
+    when 'post_likes' then
+      update public.posts p set likes_count = greatest(p.likes_count + v_total, 0) where p.id = p_target;
+    when 'post_comments' then
+      update public.posts p set comments_count = greatest(p.comments_count + v_total, 0) where p.id = p_target;
+    when 'comment_likes' then
+      update public.comments c set likes_count = greatest(c.likes_count + v_total, 0) where c.id = p_target;
+    when 'followers' then
+      update public.profiles p set followers_count = greatest(p.followers_count + v_total, 0) where p.id = p_target;
+    else
+      update public.profiles p set following_count = greatest(p.following_count + v_total, 0) where p.id = p_target;
+  end case;
+end;
+$$;
+revoke execute on function private.add_to_counter(text, uuid, integer) from public;
+comment on function private.add_to_counter(text, uuid, integer) is
+  'Adds to a counter without waiting for its row: onto the row when free (folding the pending changes), else pending.';
+
+-- Folds every pending change whose row is free now (an admin, or a test, wanting the columns exact); answers how
+-- many counters it brought up to date.
+create function private.fold_pending_counts()
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_pending record;
+  v_folded integer := 0;
+begin
+  -- The counters refuse any other writer (private.refuse_counter_edit).
+  perform set_config('private.recounting', 'on', true);
+  for v_pending in select distinct d.counter, d.target_id from private.pending_counts d loop
+    perform private.add_to_counter(v_pending.counter, v_pending.target_id, 0);
+    v_folded := v_folded + 1;
+  end loop;
+  perform set_config('private.recounting', 'off', true);
+  return v_folded;
+end;
+$$;
+revoke execute on function private.fold_pending_counts() from public;
+grant execute on function private.fold_pending_counts() to service_role;
+comment on function private.fold_pending_counts() is 'Folds the pending counter changes whose rows are free into their columns.';
 
 create function private.count_follow()
 returns trigger
@@ -22,10 +129,8 @@ begin
     else 0
   end;
   if v_delta <> 0 then
-    update public.profiles p set
-      followers_count = greatest(p.followers_count + case when p.id = v_row.followee_id then v_delta else 0 end, 0),
-      following_count = greatest(p.following_count + case when p.id = v_row.follower_id then v_delta else 0 end, 0)
-    where p.id in (v_row.follower_id, v_row.followee_id);
+    perform private.add_to_counter('followers', v_row.followee_id, v_delta);
+    perform private.add_to_counter('following', v_row.follower_id, v_delta);
   end if;
   return null;
 end;
@@ -64,7 +169,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update public.posts p set likes_count = p.likes_count + 1 where p.id = new.post_id;
+  perform private.add_to_counter('post_likes', new.post_id, 1);
   return null;
 end;
 $$;
@@ -84,10 +189,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform 1 from public.posts p where p.id in (select o.post_id from old_likes o) order by p.id for update;
-  update public.posts p set likes_count = greatest(p.likes_count - gone.likes, 0)
-  from (select o.post_id, count(*)::integer as likes from old_likes o group by o.post_id) gone
-  where p.id = gone.post_id;
+  perform private.add_to_counter('post_likes', gone.post_id, -gone.likes)
+  from (select o.post_id, count(*)::integer as likes from old_likes o group by o.post_id order by o.post_id) gone;
   return null;
 end;
 $$;
@@ -109,7 +212,7 @@ declare
   v_row public.comments := case when tg_op = 'DELETE' then old else new end;
   v_delta integer := case when tg_op = 'INSERT' then 1 else -1 end;
 begin
-  update public.posts p set comments_count = greatest(p.comments_count + v_delta, 0) where p.id = v_row.post_id;
+  perform private.add_to_counter('post_comments', v_row.post_id, v_delta);
   if v_row.parent_id is not null then
     update public.comments c set replies_count = greatest(c.replies_count + v_delta, 0) where c.id = v_row.parent_id;
   end if;
@@ -130,9 +233,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  update public.comments c
-  set likes_count = greatest(c.likes_count + case when tg_op = 'INSERT' then 1 else -1 end, 0)
-  where c.id = case when tg_op = 'INSERT' then new.comment_id else old.comment_id end;
+  perform private.add_to_counter('comment_likes', case when tg_op = 'INSERT' then new.comment_id else old.comment_id end,
+    case when tg_op = 'INSERT' then 1 else -1 end);
   return null;
 end;
 $$;
@@ -156,8 +258,10 @@ declare
   v_fixed integer := 0;
   v_rows integer;
 begin
-  -- The counters refuse any other writer (private.refuse_counter_edit).
+  -- The counters refuse any other writer (private.refuse_counter_edit). The rows are counted afresh: what was
+  -- pending is in them.
   perform set_config('private.recounting', 'on', true);
+  delete from private.pending_counts;
   update public.profiles p set
     followers_count = c.followers, following_count = c.following, posts_count = c.posts
   from (
