@@ -30,6 +30,8 @@ const publicOperations = [
   'resetPassword',
   'resendCode',
   'undoAccountChange',
+  'requestLoginCode',
+  'loginWithCode',
 ];
 
 describe('the OpenAPI document', () => {
