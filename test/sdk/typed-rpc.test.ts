@@ -73,6 +73,15 @@ describe.skipIf(!authIsRunning)("rpc() results typed by the client package's Dat
     expect(() => recovery.data.completes_at).toThrow(TypeError);
   });
 
+  it("types every column select('*') returns: a post's body_search is its words as text", async () => {
+    const author = await sdkUser('searched');
+    const created = await author.sdk.rpc('create_post', { p_body: 'Harbour walk', p_emotion: 60 });
+    const { data, error } = await author.sdk.from('posts').select('*').eq('id', created.data!.id).single();
+    expect(error).toBeNull();
+    expectTypeOf(data!.body_search).toEqualTypeOf<string>();
+    expect(data!.body_search).toBe("'harbour':1 'walk':2");
+  });
+
   it('types a refusal as no data: anon is not signed in', async () => {
     const me = await anonSdk().rpc('me');
     expectTypeOf(me.data).toEqualTypeOf<Database['public']['Functions']['me']['Returns'] | null>();
