@@ -3254,8 +3254,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "factor_name_taken",
-     *         "message": "You already have a factor with this name: choose another",
+     *         "code": "email_taken",
+     *         "message": "This e-mail address is already in use",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3276,7 +3276,7 @@ export interface components {
           | 'username_taken';
         /**
          * @description For people; may change
-         * @example You already have a factor with this name: choose another
+         * @example This e-mail address is already in use
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3377,7 +3377,7 @@ export interface components {
      *       }
      *     }
      */
-    EndSessionError403: {
+    ListSessionsError403: {
       error: {
         /**
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
@@ -3496,8 +3496,43 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "factor_name_taken",
-     *         "message": "You already have a factor with this name: choose another",
+     *         "code": "email_not_confirmed",
+     *         "message": "Confirm your e-mail first: enter the code we sent, or ask for a new one",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    ListFactorsError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'email_banned' | 'email_not_confirmed' | 'forbidden' | 'second_factor_required' | 'user_banned';
+        /**
+         * @description For people; may change
+         * @example Confirm your e-mail first: enter the code we sent, or ask for a new one
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "email_taken",
+     *         "message": "This e-mail address is already in use",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3518,7 +3553,7 @@ export interface components {
           | 'too_many_factors';
         /**
          * @description For people; may change
-         * @example You already have a factor with this name: choose another
+         * @example This e-mail address is already in use
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3608,8 +3643,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "factor_name_taken",
-     *         "message": "You already have a factor with this name: choose another",
+     *         "code": "email_taken",
+     *         "message": "This e-mail address is already in use",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3631,7 +3666,7 @@ export interface components {
           | 'too_many_factors';
         /**
          * @description For people; may change
-         * @example You already have a factor with this name: choose another
+         * @example This e-mail address is already in use
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3675,41 +3710,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example This account has no second factor to recover
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "email_not_confirmed",
-     *         "message": "Confirm your e-mail first: enter the code we sent, or ask for a new one",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    CancelFactorRecoveryError403: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code: 'email_banned' | 'email_not_confirmed' | 'forbidden' | 'second_factor_required' | 'user_banned';
-        /**
-         * @description For people; may change
-         * @example Confirm your e-mail first: enter the code we sent, or ask for a new one
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3918,6 +3918,41 @@ export interface components {
         /**
          * @description For people; may change
          * @example The username "…" is reserved
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "written_by_database",
+     *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    CreatePostError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required' | 'written_by_database';
+        /**
+         * @description For people; may change
+         * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -7662,6 +7697,20 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegisterError403'];
+        };
+      };
       /** @description Too many codes */
       429: {
         headers: {
@@ -7782,6 +7831,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RegisterError403'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -8489,6 +8552,20 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpdateAccountError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -8601,6 +8678,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8728,7 +8819,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EndSessionError403'];
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such session of yours */
@@ -8868,7 +8959,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EndSessionError403'];
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -8987,6 +9078,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -9132,6 +9237,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -9303,6 +9422,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description A code was sent less than a minute ago */
@@ -9625,6 +9758,20 @@ export interface operations {
           'application/json': components['schemas']['Error401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
+        };
+      };
       /** @description A code was sent less than a minute ago */
       429: {
         headers: {
@@ -9742,6 +9889,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -9926,7 +10087,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CancelFactorRecoveryError403'];
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description No pending recovery */
@@ -10056,6 +10217,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description No pending recovery */
@@ -10219,7 +10394,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CancelFactorRecoveryError403'];
+          'application/json': components['schemas']['ListFactorsError403'];
         };
       };
       /** @description No such factor of yours */
@@ -10350,6 +10525,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Another export of your account is running (export_in_progress): one at a time */
       429: {
         headers: {
@@ -10476,6 +10665,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -10660,6 +10863,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such post, or not visible to you */
@@ -11136,6 +11353,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
+        };
+      };
       /** @description No such post, or not visible to you */
       404: {
         headers: {
@@ -11325,6 +11556,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description No such post, or not visible to you */
       404: {
         headers: {
@@ -11461,6 +11706,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such post, or not visible to you */
@@ -11655,6 +11914,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
         };
       };
       /** @description Not found, or not visible to you */
@@ -11862,6 +12135,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Not found, or not visible to you */
       404: {
         headers: {
@@ -12002,6 +12289,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Not found, or not visible to you */
@@ -12293,6 +12594,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Not found, or not visible to you */
       404: {
         headers: {
@@ -12429,6 +12744,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
         };
       };
       /** @description Not found, or not visible to you */
@@ -12622,6 +12951,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
+        };
+      };
       /** @description Not found, or not visible to you */
       404: {
         headers: {
@@ -12811,6 +13154,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Not found, or not visible to you */
       404: {
         headers: {
@@ -12947,6 +13304,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Not found, or not visible to you */
@@ -14683,6 +15054,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -14818,6 +15203,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -14938,6 +15337,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such notification of yours */
@@ -15128,6 +15541,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -15356,6 +15783,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -15487,6 +15928,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -15610,6 +16065,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -15799,6 +16268,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
       429: {
         headers: {
@@ -15928,6 +16411,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description Too many requests from this account or address (too_many_requests; see Retry-After), or too many attempts from this client (Supabase Auth) */
@@ -16219,6 +16716,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
+        };
+      };
       /** @description No such user, or not visible to you */
       404: {
         headers: {
@@ -16352,6 +16863,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -16535,6 +17060,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatePostError403'];
+        };
+      };
       /** @description No pending request from this user */
       404: {
         headers: {
@@ -16707,6 +17246,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeleteCommentError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -17178,6 +17731,20 @@ export interface operations {
           'application/json': components['schemas']['ListSessionsError401'];
         };
       };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeleteCommentError403'];
+        };
+      };
       /** @description No such user, or not visible to you */
       404: {
         headers: {
@@ -17350,6 +17917,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -17530,6 +18111,20 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ListSessionsError401'];
+        };
+      };
+      /** @description The account has a second factor this session has not proved (second_factor_required: verify a code with POST /user/mfa/{factorId}/verify first), or the caller may not do this */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Cache-Control': components['headers']['Cache-Control'];
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ListSessionsError403'];
         };
       };
       /** @description No such user, or not visible to you */

@@ -38,6 +38,12 @@ const common: [string, (operation: Operation) => boolean, string][] = [
     (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false,
     'A malformed, invalid or expired access token, or an ended session',
   ],
+  [
+    '403',
+    (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false,
+    'The account has a second factor this session has not proved (second_factor_required: verify a code with ' +
+    'POST /user/mfa/{factorId}/verify first), or the caller may not do this',
+  ],
   ['408', (op) => op.requestBody !== undefined, 'The body did not arrive within 10 s'],
   ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
   ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
