@@ -3254,8 +3254,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "email_taken",
-     *         "message": "This e-mail address is already in use",
+     *         "code": "factor_name_taken",
+     *         "message": "You already have a factor with this name: choose another",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3276,7 +3276,7 @@ export interface components {
           | 'username_taken';
         /**
          * @description For people; may change
-         * @example This e-mail address is already in use
+         * @example You already have a factor with this name: choose another
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3531,8 +3531,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "email_taken",
-     *         "message": "This e-mail address is already in use",
+     *         "code": "factor_name_taken",
+     *         "message": "You already have a factor with this name: choose another",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3553,7 +3553,7 @@ export interface components {
           | 'too_many_factors';
         /**
          * @description For people; may change
-         * @example This e-mail address is already in use
+         * @example You already have a factor with this name: choose another
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -3643,8 +3643,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "email_taken",
-     *         "message": "This e-mail address is already in use",
+     *         "code": "factor_name_taken",
+     *         "message": "You already have a factor with this name: choose another",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3666,7 +3666,7 @@ export interface components {
           | 'too_many_factors';
         /**
          * @description For people; may change
-         * @example This e-mail address is already in use
+         * @example You already have a factor with this name: choose another
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
