@@ -241,8 +241,12 @@ ${upstream('rest', input.rest, '/rest/v1')}
   server {
     listen 127.0.0.1:${input.port};
     large_client_header_buffers 4 16k;
-    # Every answer the gateway gives itself (refusals, 404, 503) may be read by a page on another origin.
-    ${allowOrigin}${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
+    # Every answer the gateway gives itself (refusals, 404, 503) may be read by a page on another origin, and
+    # carries what every answer of the function does (its OpenAPI document says so): a request id, nothing to keep.
+    # (A location that adds headers of its own, as each service's does, inherits none of these.)
+    ${allowOrigin}
+    add_header X-Request-Id $request_id always;
+    add_header Cache-Control no-store always;${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
 ${route('/auth/v1', 'auth', 'Supabase Auth', preflight)}
 ${route('/functions/v1', 'functions', 'The api function')}
 ${

@@ -176,9 +176,11 @@ async function problemWith(outcome: Outcome, operation: Operation, request: Fuzz
   } catch {
     return undefined; // not JSON: a 2xx or 3xx that is not (the 302 to Google), checked below as no body
   }
+  // The path as sent: fetch resolves dot segments (`/post/comment/../reply` is `/post/reply`).
+  const sent = new URL(`${functionsBase}${request.target}`);
   const breaches = await contractBreaches(
     request.method,
-    request.target.replace(/^\/api/, ''),
+    sent.pathname.replace(/^.*?\/api(?=\/)/, '') + sent.search,
     outcome.status,
     body,
     outcome.headers,
