@@ -8,6 +8,7 @@ import type { Deps } from './lib/context.ts';
 import { createDeps } from './lib/deps.ts';
 import type { RequestQuota } from './lib/request-quota.ts';
 import { bufferedBody } from './lib/body.ts';
+import { caching } from './lib/caching.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { type Quota, quotaHeaders, tighterQuota } from './lib/limits.ts';
 import { createRouter } from './lib/router.ts';
@@ -66,7 +67,15 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'apikey', 'x-client-info', 'Idempotency-Key', 'X-Request-Id'],
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      'apikey',
+      'x-client-info',
+      'Idempotency-Key',
+      'X-Request-Id',
+      'If-None-Match',
+    ],
     exposeHeaders: [
       'X-Request-Id',
       'Retry-After',
@@ -76,6 +85,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
       'RateLimit-Remaining',
       'RateLimit-Reset',
       'Content-Disposition',
+      'ETag',
     ],
     maxAge: 600,
   }));
@@ -100,6 +110,8 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     if (!quota || c.res.headers.has('RateLimit-Limit')) return;
     for (const [name, value] of quotaHeaders(quota)) c.res.headers.set(name, value);
   });
+  // Inside the limits' headers, so that a 304 carries them too.
+  app.use(caching);
   app.use(utf8Only);
   app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));
 
@@ -129,13 +141,13 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   let document: Promise<ReturnType<typeof app.getOpenAPI31Document>> | undefined;
   app.openapi(openApiRoute, async (c) => {
     document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then((
-      [{ withCommonErrors, withErrorCodes }, { apiOverview }],
+      [{ withCommonErrors, withErrorCodes, withHeadersAndTags }, { apiOverview }],
     ) =>
-      withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
+      withHeadersAndTags(withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
         openapi: '3.1.0',
         info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
         servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
-      })))
+      }))))
     );
     return c.json(await document);
   });

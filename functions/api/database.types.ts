@@ -437,7 +437,7 @@ export type Database = {
           'author_id': string;
           'banned_at': string | null;
           'body': string;
-          'body_search': unknown;
+          'body_search': string;
           'comments_count': number;
           'created_at': string;
           'day': string;

@@ -134,6 +134,16 @@ const serviceCors = `
       ${allowOrigin}`;
 
 /**
+ * The same answer with the headers every answer of the facade carries, so that a function's client meets its
+ * OpenAPI document here too (a request id, nothing to keep); an `add_header` in an `if` drops the location's own,
+ * hence CORS again.
+ */
+const notUtf8Function = `add_header X-Request-Id $request_id always;
+        add_header Cache-Control no-store always;
+        ${allowOrigin}
+        ${notUtf8}`;
+
+/**
  * `prefix` forwarded to the upstream `name` without the prefix. The path is the client's own, as sent (not
  * nginx's decoded and normalised one); a path that only normalises into the prefix ("/x/../rest/v1/…") is not
  * the prefix's and is refused.
@@ -142,7 +152,7 @@ function route(prefix: string, name: string, service: string, extra = ''): strin
   return `
     location ${prefix}/ {
       if ($${name}_path = "") { ${nothingHere} }
-      if ($not_utf8) { ${notUtf8} }${extra}${forwardedHeaders}${serviceCors}
+      if ($not_utf8) { ${name === 'functions' ? notUtf8Function : notUtf8} }${extra}${forwardedHeaders}${serviceCors}
       proxy_pass http://${name}$${name}_path;
       error_page 502 = @${name}_down;${refusals}
     }
@@ -231,8 +241,12 @@ ${upstream('rest', input.rest, '/rest/v1')}
   server {
     listen 127.0.0.1:${input.port};
     large_client_header_buffers 4 16k;
-    # Every answer the gateway gives itself (refusals, 404, 503) may be read by a page on another origin.
-    ${allowOrigin}${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
+    # Every answer the gateway gives itself (refusals, 404, 503) may be read by a page on another origin, and
+    # carries what every answer of the function does (its OpenAPI document says so): a request id, nothing to keep.
+    # (A location that adds headers of its own, as each service's does, inherits none of these.)
+    ${allowOrigin}
+    add_header X-Request-Id $request_id always;
+    add_header Cache-Control no-store always;${refusals.replaceAll('\n      ', '\n    ')}${refusalAnswers}
 ${route('/auth/v1', 'auth', 'Supabase Auth', preflight)}
 ${route('/functions/v1', 'functions', 'The api function')}
 ${

@@ -159,11 +159,12 @@ auth('answer times', () => {
     return times.sort((a, b) => a - b)[Math.floor(count / 2)];
   }
 
-  it('do not tell known addresses from unknown ones on forget_password and resend_code', async () => {
+  it('do not tell known addresses from unknown ones on forget_password, login_code and resend_code', async () => {
     const member = await registerAndConfirm('known');
     for (
       const [path, json] of [
         ['/auth/forget_password', {}],
+        ['/auth/login_code', {}],
         ['/auth/resend_code', { type: 'recovery' }],
         ['/auth/resend_code', { type: 'signup' }],
       ] as const

@@ -330,14 +330,41 @@ auth('POST /auth/refresh', () => {
 });
 
 auth('password recovery', () => {
-  it('answers forget_password and resend_code identically for known and unknown addresses', async () => {
+  it('answers forget_password, resend_code and login_code identically for known and unknown addresses', async () => {
     const member = await registerAndConfirm('member');
-    for (const path of ['/auth/forget_password', '/auth/resend_code']) {
+    for (const path of ['/auth/forget_password', '/auth/resend_code', '/auth/login_code']) {
       const known = await api('POST', path, { json: { email: member.email } });
       const unknown = await api('POST', path, { json: { email: uniqueEmail('ghost') } });
       expect(known.status).toBe(200);
       expect(unknown.body).toEqual(known.body);
     }
+  });
+
+  it('signs in with an e-mailed code, once; a wrong or used code and an unknown address get one answer', async () => {
+    const member = await registerAndConfirm('coded');
+    const since = new Date();
+    const asked = await api('POST', '/auth/login_code', { json: { email: member.email } });
+    expect(asked.status).toBe(200);
+    const code = await latestCode(member.email, since);
+    const wrong = await api('POST', '/auth/login_with_code', {
+      json: { email: member.email, code: code === '000000' ? '111111' : '000000' },
+    });
+    expect([wrong.status, wrong.body.error.code]).toEqual([400, 'invalid_code']);
+    const signedIn = await api('POST', '/auth/login_with_code', { json: { email: member.email, code } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.profile.username).toBe(member.username);
+    expect((await api('GET', '/auth/user', { token: signedIn.body.session.access_token })).status).toBe(200);
+    // The password still works, and the code works once.
+    expect((await api('POST', '/auth/login', { json: { login: member.username, password: member.password } })).status)
+      .toBe(200);
+    const reused = await api('POST', '/auth/login_with_code', { json: { email: member.email, code } });
+    const ghost = await api('POST', '/auth/login_with_code', { json: { email: uniqueEmail('ghost'), code } });
+    expect(withoutRequestId(reused)).toEqual(withoutRequestId(wrong));
+    expect(withoutRequestId(ghost)).toEqual(withoutRequestId(wrong));
+    // One sign-in code e-mail a minute per account: the second ask is answered alike, and nothing is sent.
+    const before = await mailCount(member.email);
+    expect((await api('POST', '/auth/login_code', { json: { email: member.email } })).body).toEqual(asked.body);
+    expect(await mailCount(member.email) - before).toBe(0);
   });
 
   it('resets the password with the code and signs out every other session', async () => {

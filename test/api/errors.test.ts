@@ -149,7 +149,7 @@ describe('browsers on other origins', () => {
     const refused = await api('GET', '/no/such/route', { headers: { Origin: 'https://app.example' } });
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(refused.headers.get('access-control-expose-headers')).toBe(
-      'X-Request-Id,Retry-After,WWW-Authenticate,Allow,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Content-Disposition',
+      'X-Request-Id,Retry-After,WWW-Authenticate,Allow,RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Content-Disposition,ETag',
     );
   });
 });

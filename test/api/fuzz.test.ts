@@ -6,6 +6,7 @@
 import { decodeJwt, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
+import { contractBreaches } from '../helpers/contract.ts';
 import { rpc } from '../helpers/db.ts';
 import {
   describeRequest,
@@ -132,7 +133,7 @@ async function forgedAuthorizations(actor: Account): Promise<string[]> {
 }
 
 type Outcome =
-  | { status: number; contentType: string; text: string; ms: number }
+  | { status: number; contentType: string; text: string; headers: Headers; ms: number }
   | { failed: string; ms: number };
 
 async function send(request: FuzzRequest, headers: Record<string, string>): Promise<Outcome> {
@@ -150,6 +151,7 @@ async function send(request: FuzzRequest, headers: Record<string, string>): Prom
       status: response.status,
       contentType: response.headers.get('content-type') ?? '',
       text,
+      headers: response.headers,
       ms: Date.now() - started,
     };
   } catch (error) {
@@ -161,8 +163,33 @@ async function send(request: FuzzRequest, headers: Record<string, string>): Prom
   }
 }
 
+/**
+ * What is wrong with an answer, if anything: a 5xx, no answer, a 4xx code off the document, or an answer the
+ * document does not describe (helpers/contract.ts, as for every answer of `api()`).
+ */
+async function problemWith(outcome: Outcome, operation: Operation, request: FuzzRequest): Promise<string | undefined> {
+  const problem = envelopeProblem(outcome, operation);
+  if (problem || 'failed' in outcome) return problem;
+  let body: unknown;
+  try {
+    body = outcome.text ? JSON.parse(outcome.text) : undefined;
+  } catch {
+    return undefined; // not JSON: a 2xx or 3xx that is not (the 302 to Google), checked below as no body
+  }
+  // The path as sent: fetch resolves dot segments (`/post/comment/../reply` is `/post/reply`).
+  const sent = new URL(`${functionsBase}${request.target}`);
+  const breaches = await contractBreaches(
+    request.method,
+    sent.pathname.replace(/^.*?\/api(?=\/)/, '') + sent.search,
+    outcome.status,
+    body,
+    outcome.headers,
+  );
+  return breaches.length ? `answered what its document does not say: ${breaches.join('; ')}` : undefined;
+}
+
 /** What is wrong with an answer, if anything: a 5xx, no answer, or a 4xx code off the document. */
-function problemWith(outcome: Outcome, operation: Operation): string | undefined {
+function envelopeProblem(outcome: Outcome, operation: Operation): string | undefined {
   if ('failed' in outcome) return outcome.failed;
   if (outcome.status >= 500) return `answered ${outcome.status}`;
   if (outcome.status < 400) return undefined;
@@ -246,7 +273,7 @@ describe.skipIf(!authIsRunning)(`fuzz: every operation of the OpenAPI document (
         sent += 1;
         const key = 'failed' in outcome ? 'none' : String(outcome.status);
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        const problem = problemWith(outcome, operation);
+        const problem = await problemWith(outcome, operation, request);
         if (problem) {
           const shown = request.identity === 'signed-in'
             ? { ...headers, Authorization: `Bearer <access token of ${actor.username}>` }

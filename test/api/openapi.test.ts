@@ -30,6 +30,8 @@ const publicOperations = [
   'resetPassword',
   'resendCode',
   'undoAccountChange',
+  'requestLoginCode',
+  'loginWithCode',
 ];
 
 describe('the OpenAPI document', () => {
@@ -180,6 +182,33 @@ describe('the OpenAPI document', () => {
     }
     expect(shown400.size).toBeGreaterThan(5);
     expect([...shown400]).not.toContain('Say whether to accept (true) or decline (false)');
+  });
+
+  it('says null where an answer may be null: no allOf that forbids it (anyOf with null instead)', () => {
+    const forbidding: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const allOf = (node as { allOf?: { type?: string | string[] }[] }).allOf ?? [];
+      if (allOf.some((part) => [part.type ?? []].flat().includes('null'))) forbidding.push(where);
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}.${key}`);
+    };
+    visit(document, '#');
+    expect(forbidding).toEqual([]);
+  });
+
+  it('declares the headers of every answer, and every tag it uses', () => {
+    type Answer = { headers?: Record<string, unknown> };
+    const undeclared = (operations as unknown as { name: string; responses: Record<string, Answer> }[]).flatMap((o) =>
+      Object.entries(o.responses).filter(([, answer]) =>
+        !answer.headers?.['X-Request-Id'] || !answer.headers?.['Cache-Control']
+      )
+        .map(([status]) => `${o.name} ${status}`)
+    );
+    expect(undeclared).toEqual([]);
+    const tags = new Set(operations.flatMap((o) => (o as { tags?: string[] }).tags ?? []));
+    expect(new Set((document.tags ?? []).map((tag) => tag.name))).toEqual(tags);
+    expect((document.tags ?? []).every((tag) => (tag.description ?? '').length > 0)).toBe(true);
   });
 
   it('is what the typed client was generated from (else run `npm run client`)', async () => {

@@ -3,12 +3,27 @@
 import { assert, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../client/index.ts';
 import { uniqueUsername } from '../helpers/accounts.ts';
+import { assertKeepsContract } from '../helpers/contract.ts';
 import { latestCode } from '../helpers/mailpit.ts';
 import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
 
 /** The document's server: the functions URL, without the function's /api. */
 const api = createApiClient(stack.functionsUrl.replace(/\/api$/, ''));
+// Each answer is checked against the served document, as those of `api()` are.
+api.use({
+  async onResponse({ request, response }) {
+    const text = await response.clone().text();
+    const path = new URL(request.url).pathname.replace(/^.*?\/api(?=\/)/, '') + new URL(request.url).search;
+    await assertKeepsContract(
+      request.method,
+      path,
+      response.status,
+      text ? JSON.parse(text) : undefined,
+      response.headers,
+    );
+  },
+});
 
 /** The answer's data, or a failure that shows the error envelope. */
 function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {

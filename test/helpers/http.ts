@@ -1,5 +1,6 @@
 // Requests to the facade over HTTP, through the gateway, as a client would send them.
 import { request as httpRequest } from 'node:http';
+import { assertKeepsContract } from './contract.ts';
 import { assertDocumentedCode } from './documented-codes.ts';
 import { replicaCaughtUp } from './replica.ts';
 import { stack } from './stack.ts';
@@ -35,6 +36,7 @@ export async function api(
   const text = await response.text();
   const answer = { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   await assertDocumentedCode(method, path, answer.status, answer.body);
+  await assertKeepsContract(method, path, answer.status, answer.body, answer.headers);
   return answer;
 }
 
@@ -56,6 +58,7 @@ export async function apiFrom(
     options.token ? { Authorization: `Bearer ${options.token}` } : {},
   );
   await assertDocumentedCode(method, path, answer.status, answer.body);
+  await assertKeepsContract(method, path, answer.status, answer.body, answer.headers);
   return answer;
 }
 

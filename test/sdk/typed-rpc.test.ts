@@ -57,6 +57,31 @@ describe.skipIf(!authIsRunning)("rpc() results typed by the client package's Dat
     expect(checked.data).toEqual({ username, available: true });
   });
 
+  it('types the JSON that may be null as nullable: no pending recovery, a ban by Studio, a reporter since deleted', async () => {
+    type Functions = Database['public']['Functions'];
+    expectTypeOf<null>().toMatchTypeOf<Functions['factor_recovery']['Returns']>();
+    expectTypeOf<null>().toMatchTypeOf<Functions['admin_ban_history']['Returns']['items'][number]['admin']>();
+    expectTypeOf<null>().toMatchTypeOf<Functions['admin_ban_history_by_admin']['Returns']['items'][number]['admin']>();
+    expectTypeOf<null>().toMatchTypeOf<
+      Functions['admin_reports']['Returns']['items'][number]['latest_reports'][number]['reporter']
+    >();
+    const member = await sdkUser('unrecovered');
+    const recovery = await member.sdk.rpc('factor_recovery');
+    expect(recovery.error).toBeNull();
+    expect(recovery.data).toBeNull();
+    // @ts-expect-error: data may be null (no recovery pending), so `--strict` refuses the field without a check
+    expect(() => recovery.data.completes_at).toThrow(TypeError);
+  });
+
+  it("types every column select('*') returns: a post's body_search is its words as text", async () => {
+    const author = await sdkUser('searched');
+    const created = await author.sdk.rpc('create_post', { p_body: 'Harbour walk', p_emotion: 60 });
+    const { data, error } = await author.sdk.from('posts').select('*').eq('id', created.data!.id).single();
+    expect(error).toBeNull();
+    expectTypeOf(data!.body_search).toEqualTypeOf<string>();
+    expect(data!.body_search).toBe("'harbour':1 'walk':2");
+  });
+
   it('types a refusal as no data: anon is not signed in', async () => {
     const me = await anonSdk().rpc('me');
     expectTypeOf(me.data).toEqualTypeOf<Database['public']['Functions']['me']['Returns'] | null>();

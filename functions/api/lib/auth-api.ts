@@ -128,6 +128,9 @@ export function createAuthApi(env: Env) {
         userAgent,
       }),
     recover: (email: string, clientIp?: string) => call<unknown>('/recover', { body: { email }, clientIp }),
+    /** A sign-in code (Auth's magic-link e-mail, kind magiclink) to an existing account; never creates one. */
+    signInCode: (email: string, clientIp?: string) =>
+      call<unknown>('/otp', { body: { email, create_user: false }, clientIp }),
     resendSignup: (email: string, clientIp?: string) =>
       call<unknown>('/resend', { body: { type: 'signup', email }, clientIp }),
     /**

@@ -2,6 +2,7 @@
 // app's middleware and dependencies add to all of them, so the document lists every status a client may see;
 // then each error answer names the codes it may carry: those of its status (lib/error-codes.ts, from
 // supabase/ERRORS.md) that its operation can answer (lib/operation-codes.ts, read from the facade and the SQL).
+import { cacheControl, noStoreOperations } from './caching.ts';
 import { errorCodes, errorMessages } from './error-codes.ts';
 import { errorExample } from './openapi-errors.ts';
 import { operationCodes } from './operation-codes.ts';
@@ -14,7 +15,11 @@ type Operation = {
   responses: Record<string, unknown>;
 };
 
-type Document = { paths?: object; components?: { schemas?: Record<string, unknown> } };
+type Document = {
+  paths?: object;
+  tags?: { name: string; description?: string }[];
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, unknown> };
+};
 
 // The Error schema the routes register (lib/openapi-errors.ts), by reference as the routes' own answers have it.
 const error = (description: string) => ({
@@ -33,8 +38,15 @@ const common: [string, (operation: Operation) => boolean, string][] = [
     (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false,
     'A malformed, invalid or expired access token, or an ended session',
   ],
-  ['408', (op) => op.requestBody !== undefined, 'The body did not arrive within 10 s'],
-  ['413', (op) => op.requestBody !== undefined, 'A body over 64 KiB'],
+  [
+    '403',
+    (op) => op.security?.some((scheme) => 'bearerAuth' in scheme) ?? false,
+    'The account has a second factor this session has not proved (second_factor_required: verify a code with ' +
+    'POST /user/mfa/{factorId}/verify first), or the caller may not do this',
+  ],
+  // A body is read, bounded in time and size, whatever the route: one sent where none is taken is refused alike.
+  ['408', () => true, 'The body did not arrive within 10 s'],
+  ['413', () => true, 'A body over 64 KiB'],
   ['415', (op) => op.requestBody !== undefined, 'A body that is not application/json'],
   [
     '429',
@@ -161,5 +173,134 @@ export function withErrorCodes<D extends Document>(document: D): D {
       }
     }
   }
+  // Every answer now names its own envelope: the generic one the routes declare would be listed unused.
+  if (!JSON.stringify(document.paths ?? {}).includes('"#/components/schemas/Error"')) delete schemas.Error;
+  return document;
+}
+
+/** The response headers the facade sends, as components: each answer below names those it may carry. */
+const headers = {
+  'X-Request-Id': {
+    description: 'The id of this request: the one the request sent, else a new one; quote it in a bug report',
+    required: true,
+    schema: { type: 'string', example: errorExample.request_id },
+  },
+  'RateLimit-Limit': {
+    description:
+      'Of the limit this request counted against that is nearest its end (a write limit or a request limit): its size',
+    schema: { type: 'integer', example: 600 },
+  },
+  'RateLimit-Remaining': {
+    description: 'What is left of that limit in its window',
+    schema: { type: 'integer', example: 598 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until its window ends',
+    schema: { type: 'integer', example: 42 },
+  },
+  'Retry-After': {
+    description: 'Seconds after which trying again may succeed',
+    required: true,
+    schema: { type: 'integer', example: 60 },
+  },
+  'WWW-Authenticate': {
+    description: 'How to authenticate (RFC 6750): `error="invalid_token"` when a sent token was refused',
+    required: true,
+    schema: { type: 'string', example: 'Bearer realm="api", error="invalid_token", error_description="Token expired"' },
+  },
+  'Cache-Control': {
+    description: `What a client or a cache may keep: \`${cacheControl.anonymous}\` on a read without a token, ` +
+      `\`${cacheControl.personal}\` on a signed-in read, \`${cacheControl.none}\` on everything else and on the reads ` +
+      "of the account's secrets (its e-mail, sessions, second factors, export)",
+    required: true,
+    schema: { type: 'string', enum: Object.values(cacheControl), example: cacheControl.personal },
+  },
+  ETag: {
+    description:
+      'The version of this answer: send it back in If-None-Match, and an unchanged answer is a 304 without a body',
+    required: true,
+    schema: { type: 'string', example: '"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sFbDwCgg"' },
+  },
+  Location: {
+    description: 'Where to go next',
+    required: true,
+    schema: { type: 'string', format: 'uri', example: 'http://127.0.0.1:54321/auth/v1/authorize?provider=google' },
+  },
+} as const;
+
+type HeaderName = keyof typeof headers;
+
+/** The headers an answer of `operation` with `status` may carry, besides those of every answer. */
+function headersOf(operation: Operation & { method?: string }, status: string): HeaderName[] {
+  const names: HeaderName[] = ['X-Request-Id', 'Cache-Control'];
+  // Every request that reaches the database counts against the request limits (the document itself does not).
+  if (operation.operationId !== 'getOpenApiDocument') {
+    names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+  }
+  if (status === '429' || status === '503') names.push('Retry-After');
+  if (status === '401') names.push('WWW-Authenticate');
+  if (status === '302') names.push('Location');
+  if (revalidated(operation) && (status === '200' || status === '304')) names.push('ETag');
+  return names;
+}
+
+/** Whether a read's answer carries an ETag, and a 304 answers an If-None-Match that names it (lib/caching.ts). */
+function revalidated(operation: Operation & { method?: string }): boolean {
+  const json = (operation.responses['200'] as { content?: Record<string, unknown> } | undefined)?.content?.[
+    'application/json'
+  ];
+  return operation.method === 'get' && json !== undefined && !noStoreOperations.includes(operation.operationId ?? '');
+}
+
+const notModified = {
+  description: 'Not Modified: If-None-Match named the ETag of the answer as it still is; no body',
+};
+
+/** The operations' groups, in the order the reference shows them. */
+const tags = [
+  { name: 'health', description: 'Whether the services behind the API are up' },
+  { name: 'docs', description: 'This document' },
+  { name: 'auth', description: 'Signing up, in and out; codes by e-mail; passwords; sessions' },
+  { name: 'account', description: 'Your account: its settings, sessions, second factors, export and deletion' },
+  {
+    name: 'users',
+    description: 'Profiles, follows, follow requests, close friends, blocks, mutes, reports, calendars',
+  },
+  { name: 'posts', description: 'Posts, their likes and reports' },
+  { name: 'comments', description: 'Comments and replies, their likes and reports' },
+  { name: 'feed', description: 'The posts of the accounts you follow' },
+  { name: 'notifications', description: 'What others did that concerns you' },
+  { name: 'search', description: 'Accounts and posts by their words' },
+  { name: 'admin', description: 'Moderation: reports, bans and their history' },
+];
+
+/**
+ * `document` with the top-level tags, and the response headers of every answer: each declared once under
+ * components.headers, named by each answer that may carry it (required when every such answer does).
+ */
+export function withHeadersAndTags<D extends Document>(document: D): D {
+  const used = new Set<string>();
+  for (const methods of Object.values(document.paths ?? {}) as Record<string, Operation>[]) {
+    for (const [method, operation] of Object.entries(methods)) {
+      for (const tag of operation?.tags ?? []) used.add(tag);
+      if (revalidated({ ...operation, method }) && !operation.responses['304']) {
+        operation.responses = Object.fromEntries(
+          Object.entries({ ...operation.responses, '304': structuredClone(notModified) }).sort(([a], [b]) =>
+            a.localeCompare(b)
+          ),
+        );
+      }
+      for (const [status, answer] of Object.entries(operation?.responses ?? {})) {
+        const declared = ((answer as { headers?: Record<string, unknown> }).headers ??= {});
+        for (const name of headersOf({ ...operation, method }, status)) {
+          declared[name] ??= { $ref: `#/components/headers/${name}` };
+        }
+      }
+    }
+  }
+  (document.components ??= {}).headers = { ...headers, ...document.components.headers };
+  document.tags = tags.filter((tag) => used.has(tag.name));
+  const unknown = [...used].filter((name) => !tags.some((tag) => tag.name === name));
+  if (unknown.length) throw new Error(`tags without a description in lib/openapi.ts: ${unknown.join(', ')}`);
   return document;
 }

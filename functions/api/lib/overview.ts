@@ -7,7 +7,8 @@ is enforced by the database, so this API, supabase-js clients and admins in Stud
 (\`POST /auth/confirm_email\`), then \`POST /auth/login\` with a username or e-mail and the password. Send the
 access token as \`Authorization: Bearer <access token>\`. It expires (\`expires_in\` seconds); trade the refresh
 token for a new pair with \`POST /auth/refresh\` (it rotates: keep the new one). A signed-out, banned or
-deleted account's token is refused at once with 401 and \`WWW-Authenticate\`. Routes marked with no security
+deleted account's token is refused at once with 401 and \`WWW-Authenticate\`. Without the password, an e-mailed
+code signs in too: \`POST /auth/login_code\`, then \`POST /auth/login_with_code\`. Routes marked with no security
 also answer anonymous callers, who see only what is public.
 
 **Lists** are pages, newest (or best) first: \`?limit=\` 1 to 100 (20 by default); a page is
@@ -31,6 +32,11 @@ the window ends) of the limit nearest its end, so a client can slow down before 
 
 **Retries.** The operations that create (posts, comments, replies, reports) take an \`Idempotency-Key\` header:
 sent again with the same key within a day, a request answers the first answer and creates nothing.
+
+**Caching.** Every answer says in \`Cache-Control\` what may be kept: a read is \`public, no-cache\` without a token
+and \`private, no-cache\` with one, and carries an \`ETag\`: sent back in \`If-None-Match\`, an unchanged answer is a
+304 without a body. The account's e-mail, sessions, second factors and export, every write and every refusal are
+\`no-store\`.
 
 **Reads and writes.** A write acknowledged to you is in every read you make next; others see it once the
 read replica has replayed it (normally within milliseconds, at most 2 s).

@@ -11,6 +11,7 @@ import {
   DeletedSchema,
   Id,
   json,
+  orNull,
   pageOf,
   PageQuery,
   PostIdParam,
@@ -43,7 +44,7 @@ const HistoryPage = pageOf(
     action: z.enum(['ban', 'unban']),
     reason: ReasonText,
     created_at: Timestamp,
-    admin: AuthorSchema.nullable().openapi({ description: 'The admin who acted through the API' }),
+    admin: orNull(AuthorSchema).openapi({ description: 'The admin who acted through the API' }),
     database_role: z.string().nullable().openapi({
       description: 'Or the database role of a Studio session',
       example: null,
@@ -58,7 +59,7 @@ const ReportGroupPage = pageOf(
     reports_count: z.number().int().openapi({ example: 3 }),
     latest_at: Timestamp,
     latest_reports: z.array(
-      z.object({ id: Id, reason: ReasonText, created_at: Timestamp, reporter: AuthorSchema.nullable() }),
+      z.object({ id: Id, reason: ReasonText, created_at: Timestamp, reporter: orNull(AuthorSchema) }),
     ),
   }).openapi('ReportGroup'),
   'ReportGroupPage',

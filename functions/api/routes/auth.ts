@@ -1,6 +1,7 @@
 // The /auth paths: registration, confirmation, login (also with Google), refresh, password recovery,
 // the signed-in user, the delete code and logout. Supabase Auth does the work; see docs/ACCOUNTS-SECURITY.md.
 import { createRoute, z } from '@hono/zod-openapi';
+import { cacheControl } from '../lib/caching.ts';
 import { requireUser } from '../lib/caller.ts';
 import { queryAs } from '../lib/query.ts';
 import { rpcStatement } from '../lib/rpc-statement.ts';
@@ -47,11 +48,20 @@ const registerMs = 1500;
 const codeRequestMs = 500;
 
 /**
- * A sign-up or password-reset code to `email`; Auth's refusals (the Send Email hook's once a minute per account,
+ * A sign-up, password-reset or sign-in code to `email`; Auth's refusals (the Send Email hook's once a minute per account,
  * the budgets) are not told. It runs on after the answer (see exactly()).
  */
-async function mailCode(deps: Deps, email: string, kind: 'signup' | 'recovery', clientIp?: string): Promise<void> {
-  const send = kind === 'signup' ? deps.auth.resendSignup(email, clientIp) : deps.auth.recover(email, clientIp);
+async function mailCode(
+  deps: Deps,
+  email: string,
+  kind: 'signup' | 'recovery' | 'magiclink',
+  clientIp?: string,
+): Promise<void> {
+  const send = kind === 'signup'
+    ? deps.auth.resendSignup(email, clientIp)
+    : kind === 'recovery'
+    ? deps.auth.recover(email, clientIp)
+    : deps.auth.signInCode(email, clientIp);
   await send.catch(() => undefined);
 }
 
@@ -305,6 +315,62 @@ export const auth = createRouter()
   .openapi(
     createRoute({
       method: 'post',
+      path: '/auth/login_code',
+      operationId: 'requestLoginCode',
+      description:
+        'E-mails a 6-digit sign-in code (with a link that does the same) for POST /auth/login_with_code: a way in ' +
+        'without the password, for an account that has one or not (signed up with Google). Answers the same, in the ' +
+        'same time, whether or not the address has an account; one code e-mail of a kind a minute per account, as every ' +
+        'code e-mail. A new code replaces the last sign-in code, and the code POST /auth/requestdeletecode e-mailed.',
+      security: [],
+      tags,
+      summary: 'E-mail a sign-in code; the same answer whether or not the account exists',
+      request: body(z.object({ email: Email })),
+      responses: { 200: json(MessageSchema, 'Done (or nothing to do)'), 400: errorResponse('Invalid e-mail') },
+    }),
+    async function requestLoginCode(c) {
+      const { email } = c.req.valid('json');
+      // As forgetPassword: a mail server that is down is told; past that, nothing about the account.
+      await assertMailUp(c.var.deps.env);
+      await exactly(codeRequestMs, () => mailCode(c.var.deps, email, 'magiclink', c.var.clientIp));
+      return c.json({ message: sentAnyway }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
+      path: '/auth/login_with_code',
+      operationId: 'loginWithCode',
+      description:
+        'Signs in with the code from POST /auth/login_code, and answers the session as POST /auth/login does (an ' +
+        'account with a second factor then steps up with POST /user/mfa/{factorId}/verify). A wrong, expired or used ' +
+        'code, an unknown address and a banned account get one identical 400, in the same time; the attempts per ' +
+        'address and per client are counted as for every e-mailed code.',
+      security: [],
+      tags,
+      summary: 'Sign in with the e-mailed code',
+      request: body(z.object({ email: Email, code: Code })),
+      responses: {
+        200: json(SessionSchema, 'Signed in'),
+        400: errorResponse('Wrong, expired or used code (one answer for every reason)'),
+      },
+    }),
+    async function loginWithCode(c) {
+      const { email, code } = c.req.valid('json');
+      const session = await verifyCode(
+        c.var.deps,
+        'magiclink',
+        email,
+        code,
+        c.var.clientIp,
+        c.req.header('user-agent'),
+      );
+      return c.json(await sessionReply(c.var.deps, session), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: 'post',
       path: '/auth/reset_password',
       operationId: 'resetPassword',
       description: resetPasswordDescription,
@@ -397,10 +463,14 @@ export const auth = createRouter()
           'The caller',
         ),
         401: errorResponse('Missing, invalid or expired access token, or the session has ended'),
+        403: errorResponse(
+          'The account has a second factor this session has not proved: verify a code first (second_factor_required)',
+        ),
       },
     }),
     async function getCurrentUser(c) {
       const profile = await ownProfile(c.var.deps, c.var.caller);
+      c.header('Cache-Control', cacheControl.none);
       return c.json({ user: { id: profile.id, email: profile.email ?? null }, profile }, 200);
     },
   )

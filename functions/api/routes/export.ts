@@ -3,6 +3,7 @@
 // one after another, a page of 500 rows at a time, so the archive is never held whole, however large: each page
 // is a statement of its own under the role's timeout, all in one snapshot (lib/db.ts, readPageByPageAs).
 import { createRoute, z } from '@hono/zod-openapi';
+import { cacheControl } from '../lib/caching.ts';
 import { requireUser } from '../lib/caller.ts';
 import { readPageByPageAs, type RunStatement } from '../lib/db.ts';
 import { ApiError } from '../lib/errors.ts';
@@ -120,7 +121,16 @@ export const accountExport = createRouter().openapi(
       'read, whole however large. One export at a time per account: another while one runs is a 429.',
     middleware: [requireUser] as const,
     responses: {
-      200: json(ArchiveSchema, 'The archive'),
+      200: {
+        ...json(ArchiveSchema, 'The archive'),
+        headers: {
+          'Content-Disposition': {
+            description: 'A file name for a browser that saves the archive',
+            required: true,
+            schema: { type: 'string', example: 'attachment; filename="daykeeper-archive.json"' },
+          },
+        },
+      },
       ...errorResponses({
         401: 'Not signed in',
         429: 'Another export of your account is running (export_in_progress): one at a time',
@@ -167,6 +177,7 @@ export const accountExport = createRouter().openapi(
     return c.body(readable, 200, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Disposition': 'attachment; filename="daykeeper-archive.json"',
+      'Cache-Control': cacheControl.none,
     }) as never;
   },
 );

@@ -2,6 +2,7 @@
 // through, whether PostgREST (/rest/v1, which supabase-js clients use) serves, and whether a read replica can take
 // reads.
 import { createRoute, z } from '@hono/zod-openapi';
+import { databaseRetryAfter } from '../lib/errors.ts';
 import { createRouter } from '../lib/router.ts';
 import type { Deps } from '../lib/context.ts';
 import { smtpIsUp } from '../lib/smtp.ts';
@@ -105,6 +106,9 @@ export const health = createRouter().openapi(
       mail,
       replicas,
     };
-    return body.status === 'ok' ? c.json(body, 200) : c.json(body, 503);
+    if (body.status === 'ok') return c.json(body, 200);
+    // As every 503: when to ask again.
+    c.header('Retry-After', String(databaseRetryAfter));
+    return c.json(body, 503);
   },
 );

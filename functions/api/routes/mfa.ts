@@ -3,6 +3,7 @@
 // is the database's: private.require_aal2 (supabase/schemas/01_identity.sql) reads the token's aal claim. DELETE
 // /user/mfa/{factorId} comes last: /user/mfa/recovery is a path of its own, not a factor's id.
 import { createRoute, z } from '@hono/zod-openapi';
+import { cacheControl } from '../lib/caching.ts';
 import { requireUser } from '../lib/caller.ts';
 import { mailRecoveryNotice } from '../lib/account-notices.ts';
 import { fromAuth } from '../lib/auth-errors.ts';
@@ -22,6 +23,7 @@ import {
   Id,
   json,
   MfaFactorSummary,
+  orNull,
   PasswordText,
   SessionSchema,
   Timestamp,
@@ -54,7 +56,7 @@ export const mfa = createRouter()
           z.object({
             aal: z.enum(['aal1', 'aal2']),
             factors: z.array(Factor),
-            recovery: FactorRecoverySchema.nullable().openapi({
+            recovery: orNull(FactorRecoverySchema).openapi({
               description: 'A pending removal of your factors (POST /user/mfa/recovery)',
             }),
           }),
@@ -75,6 +77,7 @@ export const mfa = createRouter()
         created_at: f.created_at,
       }));
       const recovery = await rpc(c.var.deps, c.var.caller, 'factor_recovery', {});
+      c.header('Cache-Control', cacheControl.none);
       return c.json(
         { aal: c.var.caller.claims.aal === 'aal2' ? 'aal2' as const : 'aal1' as const, factors, recovery } as never,
         200,

@@ -1,6 +1,7 @@
 // The signed-in user's sessions (devices): list them, end one, end all but this one. Supabase Auth records them;
 // supabase/schemas/27_sessions.sql reads and ends them as the caller.
 import { createRoute, z } from '@hono/zod-openapi';
+import { cacheControl } from '../lib/caching.ts';
 import { requireUser } from '../lib/caller.ts';
 import { errorResponses } from '../lib/openapi-errors.ts';
 import { rpc } from '../lib/rpc.ts';
@@ -47,7 +48,9 @@ export const sessions = createRouter()
       },
     }),
     async function listSessions(c) {
-      return c.json(await rpc(c.var.deps, c.var.caller, 'my_sessions', {}), 200);
+      const sessions = await rpc(c.var.deps, c.var.caller, 'my_sessions', {});
+      c.header('Cache-Control', cacheControl.none);
+      return c.json(sessions, 200);
     },
   )
   .openapi(
