@@ -3228,9 +3228,11 @@ export interface components {
           | 'email_banned'
           | 'email_not_confirmed'
           | 'forbidden'
+          | 'history_is_append_only'
           | 'post_banned'
           | 'second_factor_required'
           | 'user_banned'
+          | 'write_limit_needs_reason'
           | 'written_by_database';
         /**
          * @description For people; may change
@@ -3885,8 +3887,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "username_reserved",
-     *         "message": "The username \"…\" is reserved",
+     *         "code": "invalid_time_zone",
+     *         "message": "\"…\" is not a time zone name such as Europe/Paris",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3908,6 +3910,8 @@ export interface components {
           | 'invalid_limit'
           | 'invalid_parameter'
           | 'invalid_text'
+          | 'invalid_time_zone'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
@@ -3917,7 +3921,7 @@ export interface components {
           | 'value_too_long';
         /**
          * @description For people; may change
-         * @example The username "…" is reserved
+         * @example "…" is not a time zone name such as Europe/Paris
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -4141,7 +4145,14 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'forbidden' | 'not_author' | 'post_banned' | 'second_factor_required' | 'written_by_database';
+        code:
+          | 'forbidden'
+          | 'history_is_append_only'
+          | 'not_author'
+          | 'post_banned'
+          | 'second_factor_required'
+          | 'write_limit_needs_reason'
+          | 'written_by_database';
         /**
          * @description For people; may change
          * @example Only the author may change this post
@@ -4481,6 +4492,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "comment_not_found",
+     *         "message": "Comment not found",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    CreateCommentError404: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'comment_not_found' | 'not_found' | 'post_not_found' | 'route_not_found' | 'user_not_found';
+        /**
+         * @description For people; may change
+         * @example Comment not found
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "not_visible_to_writer",
      *         "message": "The writer may not see this … (a block, a private account, a close-friends post or a ban stands between them): ",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4602,41 +4648,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "comment_not_found",
-     *         "message": "Comment not found",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    DeleteCommentError404: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code: 'comment_not_found' | 'not_found' | 'post_not_found' | 'route_not_found' | 'user_not_found';
-        /**
-         * @description For people; may change
-         * @example Comment not found
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -4819,6 +4830,8 @@ export interface components {
           | 'invalid_parameter'
           | 'invalid_reason'
           | 'invalid_text'
+          | 'invalid_time_zone'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
@@ -4925,8 +4938,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "history_is_append_only",
-     *         "message": "The … is a record: its entries are never changed or deleted",
+     *         "code": "ban_history_is_append_only",
+     *         "message": "The ban history is a record: its entries are never changed or deleted",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -4945,10 +4958,11 @@ export interface components {
           | 'history_is_append_only'
           | 'post_banned'
           | 'second_factor_required'
+          | 'write_limit_needs_reason'
           | 'written_by_database';
         /**
          * @description For people; may change
-         * @example The … is a record: its entries are never changed or deleted
+         * @example The ban history is a record: its entries are never changed or deleted
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -5407,6 +5421,8 @@ export interface components {
           | 'invalid_limit'
           | 'invalid_parameter'
           | 'invalid_text'
+          | 'invalid_time_zone'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
@@ -5494,7 +5510,9 @@ export interface components {
           | 'invalid_limit'
           | 'invalid_parameter'
           | 'invalid_text'
+          | 'invalid_time_zone'
           | 'invalid_transition'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
@@ -5618,6 +5636,8 @@ export interface components {
           | 'invalid_limit'
           | 'invalid_parameter'
           | 'invalid_text'
+          | 'invalid_time_zone'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
@@ -12445,7 +12465,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UpdatePostError404'];
+          'application/json': components['schemas']['CreateCommentError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13018,7 +13038,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DeleteCommentError404'];
+          'application/json': components['schemas']['CreateCommentError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13387,7 +13407,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DeleteCommentError404'];
+          'application/json': components['schemas']['CreateCommentError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13592,7 +13612,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DeleteCommentError404'];
+          'application/json': components['schemas']['CreateCommentError404'];
         };
       };
       /** @description The body did not arrive within 10 s */

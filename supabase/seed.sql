@@ -60,7 +60,9 @@ values (pg_temp.id_of('ana'), pg_temp.id_of('ben')), (pg_temp.id_of('ana'), pg_t
 insert into public.blocks (blocker_id, blocked_id) values (pg_temp.id_of('gia'), pg_temp.id_of('hugo'));
 
 -- Posts over the last week. A post's day is normally its creation's, set by a trigger: here the creation
--- times are in the past, so the trigger steps aside and the day is computed the same way.
+-- times are in the past, so the trigger steps aside and the day is computed the same way (a product trigger is
+-- switched off only when the session says so: private.refuse_trigger_switch).
+set private.switching_triggers = 'on';
 alter table public.posts disable trigger stamp_post;
 insert into public.posts (author_id, body, privacy, emotion, created_at, day)
 select pg_temp.id_of(p.author), p.body, p.privacy::public.post_privacy, p.emotion, p.at,
@@ -84,6 +86,7 @@ from (values
   ('troll', 'Everyone here is boring.', 'public', 5, now() - interval '3 days')
 ) as p(author, body, privacy, emotion, at);
 alter table public.posts enable trigger stamp_post;
+reset private.switching_triggers;
 
 create function pg_temp.post_of(p_author text, p_start text) returns uuid language sql stable as $$
   select p.id from public.posts p where p.author_id = pg_temp.id_of(p_author) and p.body like p_start || '%'

@@ -123,7 +123,9 @@ comment on column public.profiles.banned_at is 'Set while an admin bans the acco
 comment on column public.profiles.created_at is 'When the account signed up.';
 comment on column public.profiles.updated_at is 'Last change of the profile row (set by trigger).';
 
--- Usernames are compared lowercased; reserved and taken names get their own error codes.
+-- Usernames are compared lowercased; reserved and taken names get their own error codes, and so do a username
+-- or time zone the table's checks would refuse (an edit in Studio is told as the API tells it, not by the name
+-- of a constraint).
 create function private.normalize_profile()
 returns trigger
 language plpgsql
@@ -132,11 +134,18 @@ set search_path = ''
 as $$
 begin
   new.username := lower(btrim(new.username));
+  if new.time_zone is not null and (tg_op = 'INSERT' or new.time_zone is distinct from old.time_zone)
+     and not private.is_time_zone(new.time_zone) then
+    perform private.fail(400, 'invalid_time_zone', format('"%s" is not a time zone name such as Europe/Paris', new.time_zone));
+  end if;
   if tg_op = 'UPDATE' then
     new.updated_at := now();
     if new.username = old.username then
       return new;
     end if;
+  end if;
+  if new.username !~ '^[a-z0-9._]{3,30}$' then
+    perform private.fail(400, 'invalid_username', 'A username is 3 to 30 of a-z, 0-9, dot and underscore');
   end if;
   if exists (select 1 from private.reserved_usernames r where r.name = new.username) then
     perform private.fail(400, 'username_reserved', format('The username "%s" is reserved', new.username));
@@ -149,7 +158,7 @@ end;
 $$;
 revoke execute on function private.normalize_profile() from public;
 comment on function private.normalize_profile() is
-  'Trigger: lowercases the username, refuses reserved and taken ones, stamps updated_at.';
+  'Trigger: lowercases the username, refuses malformed, reserved and taken ones and unknown time zones, stamps updated_at.';
 
 create trigger normalize_profile
 before insert or update on public.profiles

@@ -118,15 +118,19 @@ begin
   new.author_id := old.author_id;
   new.day := old.day;
   new.created_at := old.created_at;
-  if (new.body, new.media, new.emotion, new.privacy) is distinct from (old.body, old.media, old.emotion, old.privacy) then
-    new.edited_at := now();
-  end if;
+  -- edited_at says when the text, media, emotion or privacy last changed: only such a change sets it (an edit
+  -- of edited_at alone keeps the old value); one outside the post's life (before its creation, in the future:
+  -- a load or an edit made before this rule) is cleared by any update, the integrity report's repair.
+  new.edited_at := case
+    when (new.body, new.media, new.emotion, new.privacy) is distinct from (old.body, old.media, old.emotion, old.privacy) then now()
+    when old.edited_at between old.created_at and now() then old.edited_at
+  end;
   return new;
 end;
 $$;
 revoke execute on function private.stamp_post() from public;
 comment on function private.stamp_post() is
-  'Trigger: trims the body; sets day and created_at on insert (with no likes or comments yet), keeps author, day and creation on update, stamps edited_at.';
+  'Trigger: trims the body; sets day and created_at on insert (with no likes or comments yet), keeps author, day and creation on update; edited_at changes only with the content.';
 
 create trigger stamp_post
 before insert or update on public.posts

@@ -303,6 +303,8 @@ as $$
 declare
   v_id uuid := moderation.user_id(p_username);
 begin
+  -- The exemption and its record are written here only (private.refuse_unrecorded_limit_change).
+  perform set_config('private.recording_limits', 'on', true);
   if p_trust then
     insert into private.trusted_writers (user_id) values (v_id) on conflict do nothing;
   else
@@ -311,6 +313,7 @@ begin
   insert into private.write_limit_history (user_id, action, reason, admin_id, database_role)
   values (v_id, case when p_trust then 'trust' else 'distrust' end, p_reason, private.uid(),
     case when private.uid() is null then current_user end);
+  perform set_config('private.recording_limits', 'off', true);
   return format('@%s %s', lower(btrim(p_username)),
     case when p_trust then 'is trusted: no write limit applies' else 'meets the write limits again' end);
 end;
@@ -330,11 +333,13 @@ begin
   if not exists (select 1 from private.write_limits l where l.family = p_family) then
     perform private.fail(404, 'limit_not_found', format('No write limit named %s (see private.write_limits)', p_family));
   end if;
+  perform set_config('private.recording_limits', 'on', true);
   delete from private.write_counts w
   where w.user_id = v_id and w.family = p_family
     and w.window_start = private.write_window_start((select l.window_length from private.write_limits l where l.family = p_family));
   insert into private.write_limit_history (user_id, action, family, reason, admin_id, database_role)
   values (v_id, 'lift', p_family, p_reason, private.uid(), case when private.uid() is null then current_user end);
+  perform set_config('private.recording_limits', 'off', true);
   return format('@%s may write %s again: this window''s count is cleared', lower(btrim(p_username)), replace(p_family, '_', ' '));
 end;
 $$;

@@ -454,9 +454,251 @@ create trigger refuse_unseen_target
 before insert on public.comments
 for each row execute function private.refuse_unseen_target();
 
--- The integrity report (docs/DATABASE.md, "Admins in Studio"): every row that breaks an invariant the triggers
--- above keep for new edits, with the repair for each; empty on a healthy database. For what the triggers cannot
--- see: a load with triggers off, a restore in part, an edit made before a guard existed.
+-- A notification or a mention records an act (who did what to whom, about which post or comment): editing its
+-- ids would make it record another act that never happened ("xus followed you"), or a mention of an account the
+-- text does not name, past a block. Only a notification's read_at may change (marking it read or unread); delete
+-- the row to remove it. The argument names what may change.
+create function private.refuse_derived_edit()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.fail(403, 'written_by_database', format(
+    'A row of %s records an act and is written by the database: it is not edited (%s); delete it instead',
+    tg_table_name, tg_argv[0]));
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_derived_edit() from public;
+comment on function private.refuse_derived_edit() is
+  'Trigger: refuses editing what a notification or mention records (its argument says what may change).';
+
+create trigger refuse_derived_edit
+before update on public.notifications
+for each row
+when ((old.recipient_id, old.actor_id, old.kind, old.post_id, old.comment_id, old.created_at)
+  is distinct from (new.recipient_id, new.actor_id, new.kind, new.post_id, new.comment_id, new.created_at))
+execute function private.refuse_derived_edit('only read_at may change: mark it read or unread');
+
+create trigger refuse_derived_edit
+before update on public.post_mentions
+for each row when ((old.post_id, old.user_id) is distinct from (new.post_id, new.user_id))
+execute function private.refuse_derived_edit('the post''s text decides whom it mentions: edit the text');
+
+create trigger refuse_derived_edit
+before update on public.comment_mentions
+for each row when ((old.comment_id, old.user_id) is distinct from (new.comment_id, new.user_id))
+execute function private.refuse_derived_edit('the comment''s text decides whom it mentions');
+
+-- A close-friend entry or a mute moved to another pair would skip what a new one meets (the block check, the
+-- self check, the write limit): delete it and insert another.
+create trigger refuse_row_move
+before update of owner_id, friend_id on public.close_friends
+for each row when ((old.owner_id, old.friend_id) is distinct from (new.owner_id, new.friend_id))
+execute function private.refuse_row_move('owner_id', 'friend_id');
+
+create trigger refuse_row_move
+before update of muter_id, muted_id on public.mutes
+for each row when ((old.muter_id, old.muted_id) is distinct from (new.muter_id, new.muted_id))
+execute function private.refuse_row_move('muter_id', 'muted_id');
+
+-- A reply is under its parent's post (the table's foreign key holds it, but its error names a constraint,
+-- `comments_parent_id_post_id_fkey`). A reply inserted without its post is put under its parent's. Security
+-- definer, so that it only answers what the foreign key would: a parent the writer may not see meets the policies.
+create function private.check_reply_parent()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_post uuid := (select c.post_id from public.comments c where c.id = new.parent_id);
+begin
+  new.post_id := coalesce(new.post_id, v_post);
+  if v_post is null or v_post <> new.post_id then
+    perform private.fail(404, 'comment_not_found', format(
+      'No comment %s under post %s: a reply (parent_id) goes under the post of the comment it answers', new.parent_id, new.post_id));
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.check_reply_parent() from public;
+comment on function private.check_reply_parent() is
+  'Trigger: puts a reply under its parent''s post when none is given, and refuses a parent that is not under the post (404).';
+
+create trigger check_reply_parent
+before insert on public.comments
+for each row when (new.parent_id is not null)
+execute function private.check_reply_parent();
+
+-- A reserved name is one nobody may take: one an account already has is refused (rename the account first), and
+-- the name is kept as the usernames are compared, lowercased and trimmed.
+create function private.check_reserved_username()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_owner uuid;
+begin
+  new.name := lower(btrim(new.name));
+  select p.id into v_owner from public.profiles p where p.username = new.name;
+  if found then
+    perform private.fail(409, 'username_taken', format(
+      'The username "%s" is in use by account %s: rename that account first (update public.profiles set username = ''<another>'' where id = ''%s''), then reserve the name',
+      new.name, v_owner, v_owner));
+  end if;
+  return new;
+end;
+$$;
+revoke execute on function private.check_reserved_username() from public;
+comment on function private.check_reserved_username() is
+  'Trigger: lowercases a reserved username and refuses one an account already has (409 username_taken).';
+
+create trigger check_reserved_username
+before insert or update of name on private.reserved_usernames
+for each row execute function private.check_reserved_username();
+
+-- Who no write limit applies to, and a window's count, change only through moderation.trust_writer and
+-- moderation.lift_write_limit, which record the reason in private.write_limit_history: an exemption made by
+-- hand would be unrecorded, a history entry forged. The counting trigger writes the counts (inside a trigger),
+-- and a deleted account takes its rows along (a cascade, inside a trigger too).
+create function private.refuse_unrecorded_limit_change()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'write_limit_history' then
+    perform private.fail(403, 'history_is_append_only',
+      'The write limit history is written by the functions that act: call moderation.trust_writer(''<username>'', ''<reason>'') or moderation.lift_write_limit(''<username>'', ''<family>'', ''<reason>'')');
+  end if;
+  perform private.fail(403, 'write_limit_needs_reason', format(
+    'Rows of %s change with a reason, which the write limit history keeps: call moderation.trust_writer(''<username>'', ''<reason>'') (with false to end it) or moderation.lift_write_limit(''<username>'', ''<family>'', ''<reason>'')',
+    tg_table_name));
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_unrecorded_limit_change() from public;
+comment on function private.refuse_unrecorded_limit_change() is
+  'Trigger: refuses an exemption, a write count or a write limit history entry written other than by the moderation functions.';
+
+create trigger refuse_unrecorded_limit_change
+before insert or update or delete on private.trusted_writers
+for each row
+when (pg_trigger_depth() = 0 and current_setting('private.recording_limits', true) is distinct from 'on')
+execute function private.refuse_unrecorded_limit_change();
+
+create trigger refuse_unrecorded_limit_change_whole
+before truncate on private.trusted_writers
+for each statement execute function private.refuse_unrecorded_limit_change();
+
+create trigger refuse_unrecorded_limit_change
+before insert or update or delete on private.write_counts
+for each row
+when (pg_trigger_depth() = 0 and current_setting('private.recording_limits', true) is distinct from 'on')
+execute function private.refuse_unrecorded_limit_change();
+
+create trigger refuse_unrecorded_limit_change
+before insert on private.write_limit_history
+for each row
+when (current_setting('private.recording_limits', true) is distinct from 'on')
+execute function private.refuse_unrecorded_limit_change();
+
+-- Rebuilds the feed's sources (private.feed_sources) from the accepted follows, as resummarize_reports does the
+-- reports' summary: a missing row is made with the bound a new follow gets, a row without an accepted follow
+-- goes, and a bound below its account's newest post is raised to it. Returns how many rows it fixed.
+create function private.rebuild_feed_sources()
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_gone integer;
+  v_put integer;
+  v_raised integer;
+begin
+  delete from private.feed_sources s
+  where not exists (select 1 from public.follows f
+                    where f.follower_id = s.follower_id and f.followee_id = s.followee_id and f.status = 'accepted');
+  get diagnostics v_gone = row_count;
+  insert into private.feed_sources (follower_id, followee_id, newest_post_at)
+  select f.follower_id, f.followee_id, private.feed_source_bound(a.followers_count,
+    (select max(p.created_at) from public.posts p where p.author_id = f.followee_id))
+  from public.follows f join public.profiles a on a.id = f.followee_id
+  where f.status = 'accepted'
+    and not exists (select 1 from private.feed_sources s where s.follower_id = f.follower_id and s.followee_id = f.followee_id)
+  on conflict do nothing;
+  get diagnostics v_put = row_count;
+  update private.feed_sources s set newest_post_at = n.newest
+  from (select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest
+        from public.profiles a) n
+  where n.id = s.followee_id and s.newest_post_at < n.newest;
+  get diagnostics v_raised = row_count;
+  return v_gone + v_put + v_raised;
+end;
+$$;
+revoke execute on function private.rebuild_feed_sources() from public;
+grant execute on function private.rebuild_feed_sources() to service_role;
+comment on function private.rebuild_feed_sources() is
+  'Rebuilds private.feed_sources from the accepted follows and the newest posts; returns the number of rows corrected.';
+
+-- Studio's Database > Triggers switches a trigger off with `alter table … disable trigger …` (pg-meta's
+-- triggers update, as `postgres`). A trigger of the product (its function in the schema private) keeps a rule:
+-- off, a like goes uncounted, a follow gets no feed source, a follow survives a block, a report goes
+-- unsummarized. So the switch is refused, whatever the mode asked (disabled, or replica only: off for every
+-- session of the product). Event triggers do not run in a session with session_replication_role = replica, the
+-- way a bulk load turns every trigger off at once; what that leaves behind, a trigger left off included, is for
+-- moderation.integrity_report() to find. The seed (supabase/seed.sql), which back-dates its posts, says so with
+-- the setting private.switching_triggers.
+create function private.refuse_trigger_switch()
+returns event_trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_off text;
+begin
+  if current_setting('private.switching_triggers', true) = 'on' then
+    return;
+  end if;
+  select string_agg(format('%s on %s', t.tgname, t.tgrelid::regclass), ', ' order by t.tgname) into v_off
+  from pg_catalog.pg_event_trigger_ddl_commands() c
+  join pg_catalog.pg_trigger t on t.tgrelid = c.objid
+  join pg_catalog.pg_proc f on f.oid = t.tgfoid
+  where c.command_tag = 'ALTER TABLE' and c.object_type = 'table'
+    and not t.tgisinternal and t.tgenabled not in ('O', 'A')
+    and f.pronamespace = 'private'::regnamespace;
+  if v_off is not null then
+    perform private.fail(403, 'trigger_switch_refused', format(
+      'The trigger %s keeps a rule of the product (counters, feed, blocks, notifications, limits): it stays on. For a bulk load, set session_replication_role = replica in its transaction, then run the repairs moderation.integrity_report() lists',
+      v_off));
+  end if;
+end;
+$$;
+revoke execute on function private.refuse_trigger_switch() from public;
+comment on function private.refuse_trigger_switch() is
+  'Event trigger: refuses switching off (or to replica only) a trigger whose function is in the schema private.';
+
+create event trigger refuse_trigger_switch on ddl_command_end
+when tag in ('ALTER TABLE')
+execute function private.refuse_trigger_switch();
+
+-- The integrity report (docs/DATABASE.md, "Admins in Studio", lists each invariant with its check and repair):
+-- every row that breaks an invariant the triggers above keep for new edits, with the repair for each, a statement
+-- ending in `;` (the whole column pasted runs every repair); empty on a healthy database. For what the triggers
+-- cannot see: a load with triggers off (session_replication_role = replica), a restore in part, an edit made
+-- before a guard existed. Each check reads a table once, by its indexes where it joins: at 10 M posts it is a few
+-- sequential scans (docs/DATABASE.md says how long).
 create function moderation.integrity_report()
 returns table (problem text, element_type text, element_id uuid, detail text, repair text)
 language sql
@@ -475,19 +717,19 @@ as $$
   select 'counter', 'user', c.id,
     format('followers %s (rows %s), following %s (rows %s), posts %s (rows %s)',
       c.followers_count, c.followers, c.following_count, c.following, c.posts_count, c.posts),
-    'select private.recount_counters()'
+    'select private.recount_counters();'
   from follow_counts c
   where (c.followers_count, c.following_count, c.posts_count) is distinct from (c.followers::integer, c.following::integer, c.posts::integer)
   union all
   select 'counter', 'post', p.id, format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, l.n, p.comments_count, x.n),
-    'select private.recount_counters()'
+    'select private.recount_counters();'
   from public.posts p
   cross join lateral (select count(*)::integer as n from public.post_likes l where l.post_id = p.id) l
   cross join lateral (select count(*)::integer as n from public.comments x where x.post_id = p.id) x
   where (p.likes_count, p.comments_count) is distinct from (l.n, x.n)
   union all
   select 'counter', 'comment', c.id, format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, l.n, c.replies_count, r.n),
-    'select private.recount_counters()'
+    'select private.recount_counters();'
   from public.comments c
   cross join lateral (select count(*)::integer as n from public.comment_likes l where l.comment_id = c.id) l
   cross join lateral (select count(*)::integer as n from public.comments r where r.parent_id = c.id) r
@@ -496,13 +738,13 @@ as $$
   select 'ban state', 'user', p.id,
     format('@%s: profile %s, Auth %s', p.username, case when p.banned_at is null then 'not banned' else 'banned' end,
       case when coalesce(u.banned_until > now(), false) then 'banned' else 'not banned' end),
-    case when p.banned_at is null then format('select moderation.ban_user(%L, ''<reason>'')', p.username)
-      else format('select moderation.unban_user(%L, ''<reason>'')', p.username) end
+    case when p.banned_at is null then format('select moderation.ban_user(%L, ''<reason>'');', p.username)
+      else format('select moderation.unban_user(%L, ''<reason>'');', p.username) end
   from public.profiles p join auth.users u on u.id = p.id
   where (p.banned_at is not null) <> coalesce(u.banned_until > now(), false)
   union all
   select 'relation across a block', 'user', r.first_id, format('%s of %s by %s', r.relation, r.second_id, r.first_id),
-    format('delete from public.%s where %s', r.relation, r.condition)
+    format('delete from public.%s where %s;', r.relation, r.condition)
   from (
     select 'follows' as relation, f.follower_id as first_id, f.followee_id as second_id,
       format('follower_id = %L and followee_id = %L', f.follower_id, f.followee_id) as condition
@@ -512,10 +754,35 @@ as $$
     select 'close_friends', c.owner_id, c.friend_id, format('owner_id = %L and friend_id = %L', c.owner_id, c.friend_id)
     from public.close_friends c
     where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((c.owner_id, c.friend_id), (c.friend_id, c.owner_id)))
+    union all
+    select 'mutes', m.muter_id, m.muted_id, format('muter_id = %L and muted_id = %L', m.muter_id, m.muted_id)
+    from public.mutes m
+    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((m.muter_id, m.muted_id), (m.muted_id, m.muter_id)))
   ) r
   union all
+  -- The feed asks one row per accepted follow, whose bound is no earlier than the account's newest post.
+  select 'feed source', 'user', s.follower_id, s.detail, 'select private.rebuild_feed_sources();'
+  from (
+    select f.follower_id, format('the feed of %s does not ask %s, whom it follows', f.follower_id, f.followee_id) as detail
+    from public.follows f
+    where f.status = 'accepted'
+      and not exists (select 1 from private.feed_sources s where s.follower_id = f.follower_id and s.followee_id = f.followee_id)
+    union all
+    select s.follower_id, format('the feed of %s asks %s, whom it does not follow', s.follower_id, s.followee_id)
+    from private.feed_sources s
+    where not exists (select 1 from public.follows f
+                      where f.follower_id = s.follower_id and f.followee_id = s.followee_id and f.status = 'accepted')
+    union all
+    select s.follower_id, format('the feed of %s looks for posts of %s older than %s only, its newest is of %s',
+      s.follower_id, s.followee_id, s.newest_post_at, n.newest)
+    from (select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest
+          from public.profiles a) n
+    join private.feed_sources s on s.followee_id = n.id
+    where s.newest_post_at < n.newest
+  ) s
+  union all
   select 'reports summary', coalesce(t.target_type, e.target_type)::text, coalesce(t.target_id, e.target_id),
-    format('summary %s, reports %s', coalesce(e.reports_count, 0), coalesce(t.n, 0)), 'select private.resummarize_reports()'
+    format('summary %s, reports %s', coalesce(e.reports_count, 0), coalesce(t.n, 0)), 'select private.resummarize_reports();'
   from (
     select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
       count(*)::integer as n, max(r.created_at) as latest
@@ -524,25 +791,96 @@ as $$
   full join private.reported_elements e on e.target_type = t.target_type and e.target_id = t.target_id
   where (e.reports_count, e.latest_at) is distinct from (t.n, t.latest)
   union all
+  -- A notification's actor and recipient are those of its subject: the like's post's author is notified, the
+  -- comment's author acted... (what private.notify's callers write).
+  select 'notification', 'notification', n.id,
+    format('%s to %s by %s (post %s, comment %s) is not what its subject records', n.kind, n.recipient_id, n.actor_id,
+      n.post_id, n.comment_id),
+    format('delete from public.notifications where id = %L;', n.id)
+  from public.notifications n
+  left join public.posts p on p.id = n.post_id
+  left join public.comments c on c.id = n.comment_id
+  left join public.comments r on r.id = c.parent_id
+  where n.actor_id = n.recipient_id
+    or case n.kind
+      when 'follow' then n.post_id is not null or n.comment_id is not null
+      when 'follow_request' then n.post_id is not null or n.comment_id is not null
+      when 'follow_accepted' then n.post_id is not null or n.comment_id is not null
+      when 'post_like' then n.comment_id is not null or p.author_id is distinct from n.recipient_id
+      when 'comment_like' then c.author_id is distinct from n.recipient_id or c.post_id is distinct from n.post_id
+      when 'comment' then c.author_id is distinct from n.actor_id or c.parent_id is not null
+        or p.author_id is distinct from n.recipient_id or c.post_id is distinct from n.post_id
+      when 'reply' then c.author_id is distinct from n.actor_id or r.author_id is distinct from n.recipient_id
+        or c.post_id is distinct from n.post_id
+      when 'mention' then case
+        when n.comment_id is null then p.author_id is distinct from n.actor_id
+          or not exists (select 1 from public.post_mentions m where m.post_id = n.post_id and m.user_id = n.recipient_id)
+        else c.author_id is distinct from n.actor_id or c.post_id is distinct from n.post_id end
+    end
+  union all
+  -- A mention no writer could have made: in a text without an `@`, of an account made after the text was last
+  -- written, or across a block older than the text. (A mention whose account was renamed since is kept: the text
+  -- then names its former username.)
+  select 'mention', m.element_type, m.element_id, format('%s mentions %s, which its text cannot name', m.element_id, m.user_id),
+    m.repair
+  from (
+    select 'post' as element_type, m.post_id as element_id, m.user_id, p.author_id, p.body,
+      coalesce(p.edited_at, p.created_at) as written_at, p.created_at,
+      format('delete from public.post_mentions where post_id = %L and user_id = %L;', m.post_id, m.user_id) as repair
+    from public.post_mentions m join public.posts p on p.id = m.post_id
+    union all
+    select 'comment', m.comment_id, m.user_id, c.author_id, c.body, c.created_at, c.created_at,
+      format('delete from public.comment_mentions where comment_id = %L and user_id = %L;', m.comment_id, m.user_id)
+    from public.comment_mentions m join public.comments c on c.id = m.comment_id
+  ) m
+  join public.profiles u on u.id = m.user_id
+  where strpos(m.body, '@') = 0 or u.created_at > m.written_at
+    or exists (select 1 from public.blocks b
+               where (b.blocker_id, b.blocked_id) in ((m.author_id, m.user_id), (m.user_id, m.author_id)) and b.created_at < m.created_at)
+  union all
+  select 'edited_at', 'post', p.id, format('edited at %s, made at %s', p.edited_at, p.created_at),
+    format('update public.posts set edited_at = null where id = %L;', p.id)
+  from public.posts p
+  where p.edited_at < p.created_at or p.edited_at > now()
+  union all
+  -- Every exemption from the write limits is recorded: the latest trust or distrust of the account says trust.
+  select 'unrecorded trust', 'user', t.user_id,
+    format('%s is exempt from the write limits, with no trust recorded since its last distrust', coalesce('@' || p.username, t.user_id::text)),
+    format('select moderation.trust_writer(%L, ''trusted without a recorded reason'', false);', coalesce(p.username, t.user_id::text))
+  from private.trusted_writers t
+  left join public.profiles p on p.id = t.user_id
+  where (select h.action from private.write_limit_history h
+         where h.user_id = t.user_id and h.action in ('trust', 'distrust')
+         order by h.created_at desc limit 1) is distinct from 'trust'
+  union all
+  -- A product trigger left off (switched off under session_replication_role = replica, which no guard sees).
+  select 'trigger off', 'table', null::uuid,
+    format('%s on %s is %s', t.tgname, t.tgrelid::regclass, case t.tgenabled when 'D' then 'disabled' else 'on for replicas only' end),
+    format('alter table %s enable trigger %I;', t.tgrelid::regclass, t.tgname)
+  from pg_catalog.pg_trigger t join pg_catalog.pg_proc f on f.oid = t.tgfoid
+  where not t.tgisinternal and t.tgenabled not in ('O', 'A') and f.pronamespace = 'private'::regnamespace
+  union all
   select 'confirmation', 'user', p.id, format('@%s: profile %s, Auth %s', p.username, p.confirmed_at, u.email_confirmed_at),
-    format('update public.profiles p set confirmed_at = u.email_confirmed_at from auth.users u where u.id = p.id and p.id = %L', p.id)
+    format('update public.profiles p set confirmed_at = u.email_confirmed_at from auth.users u where u.id = p.id and p.id = %L;', p.id)
   from public.profiles p join auth.users u on u.id = p.id
   where p.confirmed_at is distinct from u.email_confirmed_at
   union all
+  -- A reserved name in use (reserved before the guard, or loaded): the account gets a name of its own.
   select 'reserved username', 'user', p.id, format('@%s is reserved', p.username),
-    format('update public.profiles set username = ''<another>'' where id = %L', p.id)
+    format('update public.profiles set username = %L where id = %L;',
+      left(p.username, 25) || '_' || left(replace(p.id::text, '-', ''), 4), p.id)
   from public.profiles p join private.reserved_usernames r on r.name = p.username
   union all
   select 'account without profile', 'user', u.id, coalesce(u.email, ''),
-    format('delete from auth.users where id = %L', u.id)
+    format('delete from auth.users where id = %L;', u.id)
   from auth.users u
   where not exists (select 1 from public.profiles p where p.id = u.id)
   union all
   select 'e-mail', 'user', u.id,
     case when o.id is null then format('%s is not in lower case', u.email)
       else format('%s is also the address of account %s', u.email, o.id) end,
-    case when o.id is null then format('update auth.users set email = lower(email) where id = %L', u.id)
-      else format('update auth.users set email = ''<another address>'' where id = %L', u.id) end
+    case when o.id is null then format('update auth.users set email = lower(email) where id = %L;', u.id)
+      else format('update auth.users set email = ''<another address>'' where id = %L;', u.id) end
   from auth.users u
   left join lateral (
     select x.id from auth.users x
@@ -551,12 +889,11 @@ as $$
   where u.email is not null and not u.is_sso_user and (u.email <> lower(u.email) or o.id is not null)
   union all
   select 'e-mail identity', 'user', u.id, format('account %s, e-mail identity %s', u.email, i.identity_data ->> 'email'),
-    format('update auth.identities set identity_data = identity_data || jsonb_build_object(''email'', %L) where id = %L',
+    format('update auth.identities set identity_data = identity_data || jsonb_build_object(''email'', %L) where id = %L;',
       u.email, i.id)
   from auth.users u join auth.identities i on i.user_id = u.id and i.provider = 'email'
   where u.email is not null and (i.identity_data ->> 'email') is distinct from u.email
 $$;
 revoke all on function moderation.integrity_report() from public, anon, authenticated, service_role;
 comment on function moderation.integrity_report() is
-  'Every row that breaks an invariant (counters, ban state, relations across a block, the reports'' summary, confirmation, usernames, e-mail addresses and identities), with its repair; empty when all is well.';
-
+  'Every row that breaks an invariant (counters, ban state, relations across a block, feed sources, the reports'' summary, notifications, mentions, edited_at, trust, switched-off triggers, confirmation, usernames, e-mail addresses and identities), with its repair; empty when all is well.';

@@ -243,6 +243,208 @@ studio("the table editor (pg-meta's SQL as postgres)", () => {
   });
 });
 
+// Issue 53: the tables and columns an admin reaches in the table editor beyond the counted ones, private tables
+// included (the editor lists every schema to `postgres`), each edit as pg-meta's updateQuery / insertQuery writes it
+// (test/helpers/studio.ts).
+studio('the table editor on derived, private and checked columns', () => {
+  it("a post's edited_at set by hand keeps its value; an edit of the text still stamps it", async () => {
+    const author = await createAccount('replayedited');
+    const post = await rpc(author, 'create_post', { p_body: 'never edited' });
+    await tableEditor.update('posts', { edited_at: '2020-01-01T00:00:00Z' }, { id: post.id });
+    const read = async () => [
+      (await api('GET', `/post/${post.id}`, { token: author.accessToken })).body.edited_at,
+      (await (await signedInSdk(author)).from('posts').select('edited_at').eq('id', post.id).single()).data!.edited_at,
+    ];
+    expect(await read()).toEqual([null, null]);
+    await tableEditor.update('posts', { body: 'edited in Studio' }, { id: post.id });
+    const [facade, sdk] = await read();
+    expect(facade).not.toBeNull();
+    expect(new Date(sdk).getTime()).toBe(new Date(facade).getTime());
+  });
+
+  it("a notification's actor, recipient or kind edited is refused; marking it read is kept", async () => {
+    const [followed, follower, stranger] = await Promise.all(
+      ['replaynotified', 'replaynotifier', 'replaystranger'].map((label) => createAccount(label)),
+    );
+    await rpc(follower, 'follow', { p_username: followed.username });
+    const [notice] = await asRoot`select id from public.notifications where recipient_id = ${followed.id}`;
+    for (
+      const edit of [
+        tableEditor.update('notifications', { actor_id: stranger.id }, { id: notice.id }),
+        tableEditor.update('notifications', { recipient_id: stranger.id }, { id: notice.id }),
+        tableEditor.update('notifications', { kind: 'post_like' }, { id: notice.id }),
+      ]
+    ) expect(await errorOf(edit)).toMatchObject({ code: 'PT403', hint: 'written_by_database' });
+    await tableEditor.update('notifications', { read_at: new Date().toISOString() }, { id: notice.id });
+    const facade = await api('GET', '/notifications', { token: followed.accessToken });
+    expect(facade.body.items.map((item: { actor: { username: string } }) => item.actor.username)).toEqual([
+      follower.username,
+    ]);
+    expect(facade.body.items[0].read_at).not.toBeNull();
+    const { data } = await (await signedInSdk(stranger)).from('notifications').select('id');
+    expect(data).toEqual([]);
+  });
+
+  it('a mention moved to another account is refused: the text decides whom it names', async () => {
+    const [author, named, blocker] = await Promise.all(
+      ['replaymentioner', 'replaynamed', 'replaymblocker'].map((label) => createAccount(label)),
+    );
+    const post = await rpc(author, 'create_post', { p_body: 'a post' });
+    await rpc(blocker, 'block', { p_username: author.username });
+    const comment = await rpc(author, 'comment_post', { p_post_id: post.id, p_body: `hello @${named.username}` });
+    const posted = await rpc(author, 'create_post', { p_body: `and @${named.username}` });
+    for (
+      const move of [
+        tableEditor.update('comment_mentions', { user_id: blocker.id }, { comment_id: comment.id, user_id: named.id }),
+        tableEditor.update('post_mentions', { user_id: blocker.id }, { post_id: posted.id, user_id: named.id }),
+      ]
+    ) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'written_by_database' });
+    const { data } = await (await signedInSdk(author)).from('comment_mentions').select('user_id').eq(
+      'comment_id',
+      comment.id,
+    );
+    expect(data).toEqual([{ user_id: named.id }]);
+    const notices = await api('GET', '/notifications', { token: blocker.accessToken });
+    expect(notices.body.items).toEqual([]);
+  });
+
+  it('a close-friend entry or a mute moved onto another pair (a blocked one) is refused', async () => {
+    const [owner, friend, blocked] = await Promise.all(
+      ['replayowner', 'replayfriend', 'replaymblocked'].map((label) => createAccount(label)),
+    );
+    await rpc(owner, 'set_close_friend', { p_username: friend.username });
+    await rpc(owner, 'mute', { p_username: friend.username });
+    await rpc(owner, 'block', { p_username: blocked.username });
+    for (
+      const move of [
+        tableEditor.update('close_friends', { friend_id: blocked.id }, { owner_id: owner.id, friend_id: friend.id }),
+        tableEditor.update('mutes', { muted_id: blocked.id }, { muter_id: owner.id, muted_id: friend.id }),
+      ]
+    ) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
+    const client = await signedInSdk(owner);
+    expect((await client.from('mutes').select('muted_id')).data).toEqual([{ muted_id: friend.id }]);
+    expect((await client.from('close_friends').select('friend_id')).data).toEqual([{ friend_id: friend.id }]);
+  });
+
+  it('a deleted row of private.feed_sources is found by the report, and its repair brings the posts back to the feed', async () => {
+    const [reader, followed] = await Promise.all([
+      createAccount('replayfeedreader'),
+      createAccount('replayfeedauthor'),
+    ]);
+    await rpc(reader, 'follow', { p_username: followed.username });
+    const post = await rpc(followed, 'create_post', { p_body: 'for my followers' });
+    const feedIds = async () => [
+      (await api('GET', '/feed', { token: reader.accessToken })).body.items.map((item: { id: string }) => item.id),
+      ((await (await signedInSdk(reader)).rpc('feed')).data as { items: { id: string }[] }).items.map((item) =>
+        item.id
+      ),
+    ];
+    expect(await feedIds()).toEqual([[post.id], [post.id]]);
+    await tableEditor.delete('private.feed_sources', { follower_id: [reader.id], followee_id: [followed.id] });
+    const found = await asRoot`select repair from moderation.integrity_report()
+      where problem = 'feed source' and element_id = ${reader.id}`;
+    expect(found).toEqual([{ repair: 'select private.rebuild_feed_sources();' }]);
+    await asRoot.unsafe(found[0].repair);
+    expect(await feedIds()).toEqual([[post.id], [post.id]]);
+  });
+
+  it('an exemption from the write limits, or a history entry, written by hand is refused; the function records', async () => {
+    const brand = await createAccount('replaytrusted');
+    expect(await errorOf(tableEditor.insert('private.trusted_writers', { user_id: brand.id }))).toMatchObject({
+      code: 'PT403',
+      hint: 'write_limit_needs_reason',
+    });
+    const forged = tableEditor.insert('private.write_limit_history', {
+      user_id: brand.id,
+      action: 'trust',
+      reason: 'forged',
+    });
+    expect(await errorOf(forged)).toMatchObject({ code: 'PT403', hint: 'history_is_append_only' });
+    expect(
+      await errorOf(tableEditor.insert('private.write_counts', {
+        user_id: brand.id,
+        family: 'posts',
+        window_start: new Date().toISOString(),
+        writes: 1,
+      })),
+    ).toMatchObject({ code: 'PT403', hint: 'write_limit_needs_reason' });
+    await asRoot`select moderation.trust_writer(${brand.username}, 'our own bot')`;
+    expect(await asRoot`select action, reason from private.write_limit_history where user_id = ${brand.id}`).toEqual([
+      { action: 'trust', reason: 'our own bot' },
+    ]);
+    await asRoot`select moderation.trust_writer(${brand.username}, 'done', false)`;
+  });
+
+  it("a username in use cannot be reserved; a username or time zone the checks refuse gets the API's code", async () => {
+    const member = await createAccount('replayreserved');
+    expect(await errorOf(tableEditor.insert('private.reserved_usernames', { name: member.username.toUpperCase() })))
+      .toMatchObject({ code: 'PT409', hint: 'username_taken' });
+    expect(await errorOf(tableEditor.update('profiles', { username: 'No Spaces!' }, { id: member.id })))
+      .toMatchObject({ code: 'PT400', hint: 'invalid_username' });
+    expect(await errorOf(tableEditor.update('profiles', { time_zone: 'Mars/Olympus' }, { id: member.id })))
+      .toMatchObject({ code: 'PT400', hint: 'invalid_time_zone' });
+    expect((await api('GET', `/${member.username}`)).status).toBe(200);
+    expect((await anonSdk().from('profiles').select('time_zone').eq('id', member.id).single()).data).toEqual({
+      time_zone: 'UTC',
+    });
+  });
+
+  it("a reply under another post than its parent's is refused as the API refuses it; one without a post goes under its parent's", async () => {
+    const author = await createAccount('replayreply');
+    const [first, second] = [
+      await rpc(author, 'create_post', { p_body: 'one' }),
+      await rpc(author, 'create_post', { p_body: 'two' }),
+    ];
+    const comment = await rpc(author, 'comment_post', { p_post_id: first.id, p_body: 'parent' });
+    expect(
+      await errorOf(tableEditor.insert('comments', {
+        post_id: second.id,
+        parent_id: comment.id,
+        author_id: author.id,
+        body: 'lost',
+      })),
+    ).toMatchObject({ code: 'PT404', hint: 'comment_not_found' });
+    const [reply] = await tableEditor.insert('comments', {
+      parent_id: comment.id,
+      author_id: author.id,
+      body: 'found',
+    });
+    expect(reply.post_id).toBe(first.id);
+    const replies = await api('GET', `/post/comment/${comment.id}/replies`, { token: author.accessToken });
+    expect(replies.body.items.map((item: { body: string }) => item.body)).toEqual(['found']);
+  });
+});
+
+// apps/studio's Database > Triggers page switches a trigger with pg-meta's triggers update (supabase/postgres-meta,
+// src/lib/PostgresMetaTriggers.ts: `BEGIN; ALTER TABLE <schema>.<table> DISABLE TRIGGER <name>; COMMIT;`, or
+// ENABLE REPLICA), run as `postgres`; the ALTER alone is sent here, the transaction adding nothing to it.
+studio('Database > Triggers', () => {
+  it('switching a product trigger off is refused; the like is counted, the follow fed, the block ends the follow', async () => {
+    const [author, fan] = await Promise.all([createAccount('replayswitch'), createAccount('replayswitchfan')]);
+    for (
+      const [table, trigger] of [
+        ['post_likes', 'count_post_like'],
+        ['follows', 'sync_feed_source'],
+        ['blocks', 'apply_block'],
+        ['reports', 'summarize_reports'],
+      ]
+    ) {
+      for (const mode of ['DISABLE', 'ENABLE REPLICA']) {
+        expect(await errorOf(asRoot.unsafe(`ALTER TABLE "public"."${table}" ${mode} TRIGGER "${trigger}";`)))
+          .toMatchObject({ code: 'PT403', hint: 'trigger_switch_refused' });
+      }
+    }
+    const post = await rpc(author, 'create_post', { p_body: 'counted' });
+    await rpc(fan, 'like_post', { p_post_id: post.id });
+    expect(await likesSeen(post.id, author)).toEqual([1, 1]);
+    await rpc(fan, 'follow', { p_username: author.username });
+    expect((await api('GET', '/feed', { token: fan.accessToken })).body.items.map((item: { id: string }) => item.id))
+      .toEqual([post.id]);
+    await rpc(author, 'block', { p_username: fan.username });
+    expect(await followersSeen(author)).toEqual([0, 0]);
+  });
+});
+
 // apps/studio/lib/role-impersonation.ts and pg-meta's role-impersonation.ts: the SQL editor's "impersonate a user"
 // runs the query as `postgres` after these settings (the user's claims with a made-up session_id, and a marker path)
 // and PostgREST's pre-request hook (test/helpers/studio.ts); test/db/impersonation.test.ts covers what it may and may

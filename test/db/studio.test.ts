@@ -283,6 +283,69 @@ studio('the integrity report (moderation.integrity_report)', () => {
   });
 });
 
+studio('the integrity report (issue 53)', () => {
+  it('finds what no guard sees (a load with triggers off), and its repairs pasted as one script leave nothing', async () => {
+    const [author, fan, shunned, brand] = await Promise.all(
+      ['intauthor', 'intfan', 'intshunned', 'intbrand'].map((label) => createAccount(label)),
+    );
+    await rpc(fan, 'follow', { p_username: author.username });
+    const post = await rpc(author, 'create_post', { p_body: 'plain words' });
+    await rpc(author, 'block', { p_username: shunned.username });
+    const ids = [author.id, fan.id, shunned.id, brand.id, post.id];
+    const rows = () =>
+      asRoot`select problem, element_id, repair from moderation.integrity_report()
+        where element_id in ${asRoot(ids)} or problem = 'notification' and detail like ${'%' + author.id + '%'}
+        order by problem`;
+    expect(await rows()).toEqual([]);
+
+    await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.posts set edited_at = now() - interval '10 years' where id = ${post.id}`;
+      await tx`insert into public.notifications (recipient_id, actor_id, kind, post_id)
+        values (${fan.id}, ${author.id}, 'post_like', ${post.id})`;
+      await tx`insert into public.post_mentions (post_id, user_id) values (${post.id}, ${fan.id})`;
+      await tx`insert into public.mutes (muter_id, muted_id) values (${shunned.id}, ${author.id})`;
+      await tx`delete from private.feed_sources where follower_id = ${fan.id}`;
+      await tx`insert into private.trusted_writers (user_id) values (${brand.id})`;
+    });
+    const found = await rows();
+    expect([...new Set(found.map((row) => row.problem))]).toEqual([
+      'feed source',
+      'mention',
+      'notification',
+      'relation across a block',
+      'unrecorded trust',
+      'edited_at',
+    ].sort());
+    expect(found.every((row) => row.repair.endsWith(';'))).toBe(true);
+
+    // The repair column pasted whole into the SQL editor: one script.
+    await asRoot.unsafe(found.map((row) => row.repair).join('\n'));
+    expect(await rows()).toEqual([]);
+    expect(await asRoot`select action from private.write_limit_history where user_id = ${brand.id}`).toEqual([
+      { action: 'distrust' },
+    ]);
+  });
+
+  it('finds a product trigger left off where the switch went unseen (replica mode), with the statement that turns it on', async () => {
+    // Rolled back: the trigger is off only inside this transaction, so no other test meets it.
+    class RolledBack extends Error {}
+    const found = await asRoot.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`alter table public.post_likes disable trigger count_post_like`;
+      await tx`set local session_replication_role = origin`;
+      const rows =
+        await tx`select problem, detail, repair from moderation.integrity_report() where problem = 'trigger off'`;
+      throw Object.assign(new RolledBack(), { rows });
+    }).catch((error) => (error as { rows: unknown }).rows);
+    expect(found).toEqual([{
+      problem: 'trigger off',
+      detail: 'count_post_like on public.post_likes is disabled',
+      repair: 'alter table public.post_likes enable trigger count_post_like;',
+    }]);
+  });
+});
+
 studio('a follow or close-friend entry across a block, written in the table editor', () => {
   it('is refused with a message for the admin, not the row-level security error users meet', async () => {
     const [blocker, blocked] = await Promise.all([createAccount('blocker'), createAccount('blocked')]);

@@ -69,8 +69,10 @@ export const errorCodes: Record<number, { codes: string[]; example: { code: stri
       'private_account',
       'row_cannot_move',
       'second_factor_required',
+      'trigger_switch_refused',
       'truncate_refused',
       'user_banned',
+      'write_limit_needs_reason',
       'written_by_database',
     ],
     example: {
@@ -300,6 +302,8 @@ export const errorMessages: Record<string, string> = {
   too_many_posts: 'You have reached the limit of … posts in …; try again in …',
   too_many_reports: 'You have reached the limit of … reports in …; try again in …',
   too_many_requests: 'Too many requests: at most … per … from one …; try again in …',
+  trigger_switch_refused:
+    'The trigger … keeps a rule of the product (counters, feed, blocks, notifications, limits): it stays on. For a bulk load, set session_replication_role = replica in its transaction, then run the repairs moderation.integrity_report() lists',
   truncate_refused:
     'Truncating … would leave the counters counting its rows: delete them instead (the counters follow)',
   unauthorized: 'Sign in first',
@@ -312,6 +316,8 @@ export const errorMessages: Record<string, string> = {
   validation_failed: 'Invalid request',
   value_out_of_range: 'A number is out of range',
   weak_password: 'The password is too weak: use at least 8 characters',
+  write_limit_needs_reason:
+    "Rows of … change with a reason, which the write limit history keeps: call moderation.trust_writer('<username>', '<reason>') (with false to end it) or moderation.lift_write_limit('<username>', '<family>', '<reason>')",
   written_by_database:
     'Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)',
   wrong_password: 'The current password is wrong',
