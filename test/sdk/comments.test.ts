@@ -108,7 +108,7 @@ describe.skipIf(!authIsRunning)('comments through supabase-js', () => {
       parent_id: parent,
       body: 'elsewhere',
     });
-    expect(refusal(crossed)).toEqual({ status: 409, code: '23503', hint: null }); // the reply's (parent, post) key
+    expect(refusal(crossed)).toEqual({ status: 404, code: 'PT404', hint: 'comment_not_found' }); // not under this post
     // The author blocked the writer of this comment, so cannot see it, nor reply to it.
     const hiddenParent = await u.author.sdk.from('comments').insert({
       post_id: post,

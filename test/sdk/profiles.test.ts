@@ -126,7 +126,7 @@ describe.skipIf(!authIsRunning)('profiles through supabase-js', () => {
     );
     expect(refusal(taken)).toEqual({ status: 409, code: 'PT409', hint: 'username_taken' });
     const malformed = await owner.sdk.from('profiles').update({ username: 'no spaces!' }).eq('id', owner.id);
-    expect(refusal(malformed)).toEqual({ status: 400, code: '23514', hint: null });
+    expect(refusal(malformed)).toEqual({ status: 400, code: 'PT400', hint: 'invalid_username' });
     const renamed = `${owner.username.slice(0, 26)}_new`;
     const { data } = await owner.sdk.from('profiles').update({ username: renamed.toUpperCase() }).eq('id', owner.id)
       .select('username');
