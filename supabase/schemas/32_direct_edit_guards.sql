@@ -611,6 +611,68 @@ for each row
 when (current_setting('private.recording_limits', true) is distinct from 'on')
 execute function private.refuse_unrecorded_limit_change();
 
+-- A required column left empty (Studio's insert form, a cell set to NULL): the API's code and a sentence naming
+-- the columns, not Postgres's not-null error. Named to run after the triggers that fill columns in (a post's
+-- stamps, a reply's post, a follow's status): BEFORE triggers of a table run in the order of their names.
+-- Arguments: the required columns the writer gives. A client's own write (anon, authenticated) is left to
+-- row-level security, which answers a write with no caller as the author (42501) before any missing value.
+create function private.refuse_missing_value()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_row jsonb := to_jsonb(new);
+begin
+  if current_setting('role', true) in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform private.fail(400, 'missing_value', format('A row of %s needs a value in %s', tg_table_name,
+    (select string_agg(c.name, ', ') from unnest(tg_argv) c(name) where jsonb_typeof(v_row -> c.name) = 'null')));
+  return null;
+end;
+$$;
+revoke execute on function private.refuse_missing_value() from public;
+comment on function private.refuse_missing_value() is
+  'Trigger: refuses a row whose required columns (its arguments) are empty, with the API''s code missing_value.';
+
+create trigger values_required before insert or update on public.posts
+for each row when (new.author_id is null or new.body is null)
+execute function private.refuse_missing_value('author_id', 'body');
+
+create trigger values_required before insert or update on public.comments
+for each row when (new.post_id is null or new.author_id is null or new.body is null)
+execute function private.refuse_missing_value('post_id', 'author_id', 'body');
+
+create trigger values_required before insert or update on public.post_likes
+for each row when (new.post_id is null or new.user_id is null)
+execute function private.refuse_missing_value('post_id', 'user_id');
+
+create trigger values_required before insert or update on public.comment_likes
+for each row when (new.comment_id is null or new.user_id is null)
+execute function private.refuse_missing_value('comment_id', 'user_id');
+
+create trigger values_required before insert or update on public.follows
+for each row when (new.follower_id is null or new.followee_id is null)
+execute function private.refuse_missing_value('follower_id', 'followee_id');
+
+create trigger values_required before insert or update on public.close_friends
+for each row when (new.owner_id is null or new.friend_id is null)
+execute function private.refuse_missing_value('owner_id', 'friend_id');
+
+create trigger values_required before insert or update on public.blocks
+for each row when (new.blocker_id is null or new.blocked_id is null)
+execute function private.refuse_missing_value('blocker_id', 'blocked_id');
+
+create trigger values_required before insert or update on public.mutes
+for each row when (new.muter_id is null or new.muted_id is null)
+execute function private.refuse_missing_value('muter_id', 'muted_id');
+
+create trigger values_required before insert or update on public.reports
+for each row when (new.reporter_id is null or new.target_type is null or new.reason is null)
+execute function private.refuse_missing_value('reporter_id', 'target_type', 'reason');
+
 -- Rebuilds the feed's sources (private.feed_sources) from the accepted follows, as resummarize_reports does the
 -- reports' summary: a missing row is made with the bound a new follow gets, a row without an accepted follow
 -- goes, and a bound below its account's newest post is raised to it. Returns how many rows it fixed.

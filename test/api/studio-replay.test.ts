@@ -375,7 +375,7 @@ studio('the table editor on derived, private and checked columns', () => {
     await asRoot`select moderation.trust_writer(${brand.username}, 'done', false)`;
   });
 
-  it("a username in use cannot be reserved; a username or time zone the checks refuse gets the API's code", async () => {
+  it("a username in use cannot be reserved; a username, time zone or required value the checks refuse gets the API's code", async () => {
     const member = await createAccount('replayreserved');
     expect(await errorOf(tableEditor.insert('private.reserved_usernames', { name: member.username.toUpperCase() })))
       .toMatchObject({ code: 'PT409', hint: 'username_taken' });
@@ -383,6 +383,19 @@ studio('the table editor on derived, private and checked columns', () => {
       .toMatchObject({ code: 'PT400', hint: 'invalid_username' });
     expect(await errorOf(tableEditor.update('profiles', { time_zone: 'Mars/Olympus' }, { id: member.id })))
       .toMatchObject({ code: 'PT400', hint: 'invalid_time_zone' });
+    const [post] = await tableEditor.insert('posts', { author_id: member.id, body: 'kept' });
+    for (
+      const [edit, columns] of [
+        [tableEditor.insert('posts', { author_id: member.id }), 'body'],
+        [tableEditor.insert('post_likes', { post_id: post.id }), 'user_id'],
+        [tableEditor.update('posts', { body: null }, { id: post.id }), 'body'],
+        [tableEditor.insert('follows', { follower_id: member.id }), 'followee_id'],
+      ] as const
+    ) {
+      const refused = await errorOf(edit);
+      expect(refused).toMatchObject({ code: 'PT400', hint: 'missing_value' });
+      expect(refused.message).toContain(columns);
+    }
     expect((await api('GET', `/${member.username}`)).status).toBe(200);
     expect((await anonSdk().from('profiles').select('time_zone').eq('id', member.id).single()).data).toEqual({
       time_zone: 'UTC',

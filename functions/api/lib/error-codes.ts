@@ -262,6 +262,7 @@ export const errorMessages: Record<string, string> = {
   mail_unavailable: 'E-mail cannot be sent right now; nothing was sent, try again later',
   malformed_json: 'The request body is not valid JSON',
   method_not_allowed: '… is not allowed on …: use …',
+  missing_value: 'A row of … needs a value in …',
   no_second_factor: 'This account has no second factor to recover',
   not_a_follower: '@… does not follow you',
   not_author: 'Only the author may change this post',
