@@ -379,9 +379,12 @@ begin
     and not exists (select 1 from private.feed_sources s where s.follower_id = f.follower_id and s.followee_id = f.followee_id)
   on conflict do nothing;
   get diagnostics v_put = row_count;
+  -- Each account's newest post looked up once (materialized: not once per row of feed_sources).
+  with n as materialized (
+    select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest from public.profiles a
+  )
   update private.feed_sources s set newest_post_at = n.newest
-  from (select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest
-        from public.profiles a) n
+  from n
   where n.id = s.followee_id and s.newest_post_at < n.newest;
   get diagnostics v_raised = row_count;
   return v_gone + v_put + v_raised;
@@ -448,34 +451,40 @@ stable
 security definer
 set search_path = ''
 as $$
-  with follow_counts as (
-    select p.id,
-      (select count(*) from public.follows f where f.followee_id = p.id and f.status = 'accepted') as followers,
-      (select count(*) from public.follows f where f.follower_id = p.id and f.status = 'accepted') as following,
-      (select count(*) from public.posts x where x.author_id = p.id) as posts,
-      p.followers_count, p.following_count, p.posts_count
-    from public.profiles p
+  -- Each account's newest post, looked up once per account (posts_author_idx).
+  with newest_posts as materialized (
+    select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest from public.profiles a
   )
-  select 'counter', 'user', c.id,
+  -- The counters as private.recount_counters() computes them: one grouped scan of each counted table.
+  select 'counter', 'user', p.id,
     format('followers %s (rows %s), following %s (rows %s), posts %s (rows %s)',
-      c.followers_count, c.followers, c.following_count, c.following, c.posts_count, c.posts),
+      p.followers_count, coalesce(fr.n, 0), p.following_count, coalesce(fg.n, 0), p.posts_count, coalesce(po.n, 0)),
     'select private.recount_counters();'
-  from follow_counts c
-  where (c.followers_count, c.following_count, c.posts_count) is distinct from (c.followers::integer, c.following::integer, c.posts::integer)
+  from public.profiles p
+  left join (select f.followee_id as id, count(*)::integer as n from public.follows f where f.status = 'accepted' group by 1) fr
+    on fr.id = p.id
+  left join (select f.follower_id as id, count(*)::integer as n from public.follows f where f.status = 'accepted' group by 1) fg
+    on fg.id = p.id
+  left join (select x.author_id as id, count(*)::integer as n from public.posts x group by 1) po on po.id = p.id
+  where (p.followers_count, p.following_count, p.posts_count)
+    is distinct from (coalesce(fr.n, 0), coalesce(fg.n, 0), coalesce(po.n, 0))
   union all
-  select 'counter', 'post', p.id, format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, l.n, p.comments_count, x.n),
+  select 'counter', 'post', p.id,
+    format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, coalesce(l.n, 0), p.comments_count, coalesce(x.n, 0)),
     'select private.recount_counters();'
   from public.posts p
-  cross join lateral (select count(*)::integer as n from public.post_likes l where l.post_id = p.id) l
-  cross join lateral (select count(*)::integer as n from public.comments x where x.post_id = p.id) x
-  where (p.likes_count, p.comments_count) is distinct from (l.n, x.n)
+  left join (select l.post_id as id, count(*)::integer as n from public.post_likes l group by 1) l on l.id = p.id
+  left join (select x.post_id as id, count(*)::integer as n from public.comments x group by 1) x on x.id = p.id
+  where (p.likes_count, p.comments_count) is distinct from (coalesce(l.n, 0), coalesce(x.n, 0))
   union all
-  select 'counter', 'comment', c.id, format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, l.n, c.replies_count, r.n),
+  select 'counter', 'comment', c.id,
+    format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, coalesce(l.n, 0), c.replies_count, coalesce(r.n, 0)),
     'select private.recount_counters();'
   from public.comments c
-  cross join lateral (select count(*)::integer as n from public.comment_likes l where l.comment_id = c.id) l
-  cross join lateral (select count(*)::integer as n from public.comments r where r.parent_id = c.id) r
-  where (c.likes_count, c.replies_count) is distinct from (l.n, r.n)
+  left join (select l.comment_id as id, count(*)::integer as n from public.comment_likes l group by 1) l on l.id = c.id
+  left join (select r.parent_id as id, count(*)::integer as n from public.comments r where r.parent_id is not null group by 1) r
+    on r.id = c.id
+  where (c.likes_count, c.replies_count) is distinct from (coalesce(l.n, 0), coalesce(r.n, 0))
   union all
   select 'ban state', 'user', p.id,
     format('@%s: profile %s, Auth %s', p.username, case when p.banned_at is null then 'not banned' else 'banned' end,
@@ -485,21 +494,21 @@ as $$
   from public.profiles p join auth.users u on u.id = p.id
   where (p.banned_at is not null) <> coalesce(u.banned_until > now(), false)
   union all
+  -- Driven by the blocks (few): each pair's rows are found by primary key, both ways.
   select 'relation across a block', 'user', r.first_id, format('%s of %s by %s', r.relation, r.second_id, r.first_id),
     format('delete from public.%s where %s;', r.relation, r.condition)
-  from (
+  from public.blocks b
+  cross join lateral (values (b.blocker_id, b.blocked_id), (b.blocked_id, b.blocker_id)) pair(a, z)
+  cross join lateral (
     select 'follows' as relation, f.follower_id as first_id, f.followee_id as second_id,
       format('follower_id = %L and followee_id = %L', f.follower_id, f.followee_id) as condition
-    from public.follows f
-    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((f.follower_id, f.followee_id), (f.followee_id, f.follower_id)))
+    from public.follows f where f.follower_id = pair.a and f.followee_id = pair.z
     union all
     select 'close_friends', c.owner_id, c.friend_id, format('owner_id = %L and friend_id = %L', c.owner_id, c.friend_id)
-    from public.close_friends c
-    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((c.owner_id, c.friend_id), (c.friend_id, c.owner_id)))
+    from public.close_friends c where c.owner_id = pair.a and c.friend_id = pair.z
     union all
     select 'mutes', m.muter_id, m.muted_id, format('muter_id = %L and muted_id = %L', m.muter_id, m.muted_id)
-    from public.mutes m
-    where exists (select 1 from public.blocks b where (b.blocker_id, b.blocked_id) in ((m.muter_id, m.muted_id), (m.muted_id, m.muter_id)))
+    from public.mutes m where m.muter_id = pair.a and m.muted_id = pair.z
   ) r
   union all
   -- The feed asks one row per accepted follow, whose bound is no earlier than the account's newest post.
@@ -517,8 +526,7 @@ as $$
     union all
     select s.follower_id, format('the feed of %s looks for posts of %s older than %s only, its newest is of %s',
       s.follower_id, s.followee_id, s.newest_post_at, n.newest)
-    from (select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest
-          from public.profiles a) n
+    from newest_posts n
     join private.feed_sources s on s.followee_id = n.id
     where s.newest_post_at < n.newest
   ) s
@@ -618,17 +626,20 @@ as $$
   from auth.users u
   where not exists (select 1 from public.profiles p where p.id = u.id)
   union all
+  -- Addresses compared in lower case by one sort of the accounts (a lookup per account would compare every pair).
   select 'e-mail', 'user', u.id,
-    case when o.id is null then format('%s is not in lower case', u.email)
-      else format('%s is also the address of account %s', u.email, o.id) end,
-    case when o.id is null then format('update auth.users set email = lower(email) where id = %L;', u.id)
+    case when u.others = 0 then format('%s is not in lower case', u.email)
+      else format('%s is also the address of account %s', u.email, u.other_id) end,
+    case when u.others = 0 then format('update auth.users set email = lower(email) where id = %L;', u.id)
       else format('update auth.users set email = ''<another address>'' where id = %L;', u.id) end
-  from auth.users u
-  left join lateral (
-    select x.id from auth.users x
-    where x.id <> u.id and not x.is_sso_user and lower(x.email) = lower(u.email)
-    limit 1) o on true
-  where u.email is not null and not u.is_sso_user and (u.email <> lower(u.email) or o.id is not null)
+  from (
+    select x.id, x.email, count(*) over same - 1 as others,
+      case when min(x.id::text) over same = x.id::text then max(x.id::text) over same else min(x.id::text) over same end as other_id
+    from auth.users x
+    where x.email is not null and not x.is_sso_user
+    window same as (partition by lower(x.email))
+  ) u
+  where u.email <> lower(u.email) or u.others > 0
   union all
   select 'e-mail identity', 'user', u.id, format('account %s, e-mail identity %s', u.email, i.identity_data ->> 'email'),
     format('update auth.identities set identity_data = identity_data || jsonb_build_object(''email'', %L) where id = %L;',
