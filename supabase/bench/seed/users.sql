@@ -18,14 +18,16 @@ insert into auth.users (
   email_change_token_new, email_change, raw_app_meta_data, raw_user_meta_data, created_at, updated_at, banned_until
 )
 select '00000000-0000-0000-0000-000000000000', id, 'authenticated', 'authenticated', username || '@bench.daykeeper.test',
-  '', now() - interval '800 days', '', '', '', '', '{"provider": "email", "providers": ["email"]}',
+  '', date_trunc('day', now()) - interval '800 days', '', '', '', '', '{"provider": "email", "providers": ["email"]}',
   jsonb_build_object('username', username), now() - interval '800 days', now(),
   case when banned then now() + interval '100 years' end
 from bench_users
 order by id;
 
+-- confirmed_at copies Auth's email_confirmed_at (the sign-up trigger's copy): the same instant in both, whole days
+-- so that the two statements, each its own transaction, agree (moderation.integrity_report() checks it).
 insert into public.profiles (id, username, display_name, is_private, confirmed_at, banned_at, created_at)
-select id, username, 'User ' || n, is_private, now() - interval '800 days', case when banned then now() end,
+select id, username, 'User ' || n, is_private, date_trunc('day', now()) - interval '800 days', case when banned then now() end,
   now() - interval '800 days'
 from bench_users
 order by id;
