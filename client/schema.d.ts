@@ -4286,6 +4286,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "comment_not_found",
+     *         "message": "Comment not found",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    LikePostError404: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'comment_not_found' | 'not_found' | 'post_not_found' | 'route_not_found' | 'user_not_found';
+        /**
+         * @description For people; may change
+         * @example Comment not found
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "too_many_likes",
      *         "message": "You have reached the limit of … likes in …; try again in …",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4473,41 +4508,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example You have reached the limit of … reports in …; try again in …
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "comment_not_found",
-     *         "message": "Comment not found",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    CreateCommentError404: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code: 'comment_not_found' | 'not_found' | 'post_not_found' | 'route_not_found' | 'user_not_found';
-        /**
-         * @description For people; may change
-         * @example Comment not found
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -11874,7 +11874,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UpdatePostError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -12465,7 +12465,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CreateCommentError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13038,7 +13038,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CreateCommentError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13407,7 +13407,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CreateCommentError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -13612,7 +13612,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CreateCommentError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */

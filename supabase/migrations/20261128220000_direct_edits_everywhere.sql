@@ -13,6 +13,11 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- A profile belongs to an Auth account, which Auth's sign-up makes first (a row for none would name a foreign key).
+  if tg_op = 'INSERT' and not exists (select 1 from auth.users u where u.id = new.id) then
+    perform private.fail(404, 'user_not_found',
+      'No Auth account has this id: a profile is made with its account (Authentication > Add user in Studio)');
+  end if;
   new.username := lower(btrim(new.username));
   if new.time_zone is not null and (tg_op = 'INSERT' or new.time_zone is distinct from old.time_zone)
      and not private.is_time_zone(new.time_zone) then
@@ -132,6 +137,62 @@ end;
 $$;
 comment on function moderation.lift_write_limit(text, text, text) is
   'Clear @username''s count of one write family for the current window, with a reason (recorded).';
+
+-- A like or comment written past row-level security on a post or comment that does not exist: the API's 404.
+create or replace function private.refuse_unseen_target()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_writer uuid;
+  v_post uuid;
+  v_comment uuid;
+  v_what text := 'post';
+begin
+  if private.uid() is not null then
+    return new;
+  end if;
+  -- One statement per table: a branch names only its own table's columns.
+  if tg_table_name = 'post_likes' then
+    v_writer := new.user_id;
+    v_post := new.post_id;
+  elsif tg_table_name = 'comment_likes' then
+    v_writer := new.user_id;
+    v_comment := new.comment_id;
+  else
+    v_writer := new.author_id;
+    v_post := new.post_id;
+    v_comment := new.parent_id;
+  end if;
+  if v_comment is not null then
+    v_what := 'comment';
+    v_post := coalesce(v_post, (select c.post_id from public.comments c where c.id = v_comment));
+    -- What the foreign key would refuse by a constraint's name, said as the API says it.
+    if not exists (select 1 from public.comments c where c.id = v_comment) then
+      perform private.fail(404, 'comment_not_found', format('No comment has the id %s (deleted, or never made)', v_comment));
+    end if;
+  end if;
+  if v_post is not null and not exists (select 1 from public.posts p where p.id = v_post) then
+    perform private.fail(404, 'post_not_found', format('No post has the id %s (deleted, or never made)', v_post));
+  end if;
+  if not coalesce((
+      select w.banned_at is null
+        and private.may_see_post(p, v_writer)
+        and (v_comment is null or exists (
+          select 1 from public.comments c join public.profiles a on a.id = c.author_id
+          where c.id = v_comment and private.may_see_profile(a, v_writer)))
+      from public.profiles w, public.posts p
+      where w.id = v_writer and p.id = v_post), true) then
+    perform private.fail(409, 'not_visible_to_writer', format(
+      'The writer may not see this %s (a block, a private account, a close-friends post or a ban stands between them): '
+      || 'a row of %s is only made by an account in good standing on what it sees', v_what, tg_table_name));
+  end if;
+  return new;
+end;
+$$;
 
 -- A notification or a mention records an act (who did what to whom, about which post or comment): editing its
 -- ids would make it record another act that never happened ("xus followed you"), or a mention of an account the

@@ -133,6 +133,11 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- A profile belongs to an Auth account, which Auth's sign-up makes first (a row for none would name a foreign key).
+  if tg_op = 'INSERT' and not exists (select 1 from auth.users u where u.id = new.id) then
+    perform private.fail(404, 'user_not_found',
+      'No Auth account has this id: a profile is made with its account (Authentication > Add user in Studio)');
+  end if;
   new.username := lower(btrim(new.username));
   if new.time_zone is not null and (tg_op = 'INSERT' or new.time_zone is distinct from old.time_zone)
      and not private.is_time_zone(new.time_zone) then

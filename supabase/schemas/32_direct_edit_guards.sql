@@ -422,6 +422,13 @@ begin
   if v_comment is not null then
     v_what := 'comment';
     v_post := coalesce(v_post, (select c.post_id from public.comments c where c.id = v_comment));
+    -- What the foreign key would refuse by a constraint's name, said as the API says it.
+    if not exists (select 1 from public.comments c where c.id = v_comment) then
+      perform private.fail(404, 'comment_not_found', format('No comment has the id %s (deleted, or never made)', v_comment));
+    end if;
+  end if;
+  if v_post is not null and not exists (select 1 from public.posts p where p.id = v_post) then
+    perform private.fail(404, 'post_not_found', format('No post has the id %s (deleted, or never made)', v_post));
   end if;
   if not coalesce((
       select w.banned_at is null

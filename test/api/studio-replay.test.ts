@@ -3,6 +3,7 @@
 // of Invite, Send magic link and Send password recovery are replayed in test/api/studio-mails.test.ts; the refusal
 // codes of direct edits, in SQL, in test/db/studio.test.ts and the ban buttons' history in
 // test/api/studio-auth-bans.test.ts. The suite ends with moderation.integrity_report() empty.
+import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot, errorOf, rpc } from '../helpers/db.ts';
@@ -396,6 +397,16 @@ studio('the table editor on derived, private and checked columns', () => {
       expect(refused).toMatchObject({ code: 'PT400', hint: 'missing_value' });
       expect(refused.message).toContain(columns);
     }
+    // A row naming what does not exist: the API's 404, not a foreign key's name.
+    const nobody = randomUUID();
+    for (
+      const [edit, hint] of [
+        [tableEditor.insert('post_likes', { post_id: nobody, user_id: member.id }), 'post_not_found'],
+        [tableEditor.insert('comment_likes', { comment_id: nobody, user_id: member.id }), 'comment_not_found'],
+        [tableEditor.insert('comments', { post_id: nobody, author_id: member.id, body: 'lost' }), 'post_not_found'],
+        [tableEditor.insert('profiles', { id: nobody, username: 'nobodyhere' }), 'user_not_found'],
+      ] as const
+    ) expect(await errorOf(edit)).toMatchObject({ code: 'PT404', hint });
     expect((await api('GET', `/${member.username}`)).status).toBe(200);
     expect((await anonSdk().from('profiles').select('time_zone').eq('id', member.id).single()).data).toEqual({
       time_zone: 'UTC',

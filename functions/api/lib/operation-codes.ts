@@ -1695,6 +1695,7 @@ export const operationCodes: Record<string, string[]> = {
   likePost: [
     'auth_unavailable',
     'bad_request',
+    'comment_not_found',
     'concurrent_update',
     'conflict',
     'constraint_violation',
