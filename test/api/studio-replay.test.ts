@@ -4,13 +4,14 @@
 // codes of direct edits, in SQL, in test/db/studio.test.ts and the ban buttons' history in
 // test/api/studio-auth-bans.test.ts. The suite ends with moderation.integrity_report() empty.
 import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
 import { asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { anonSdk, signedInSdk } from '../helpers/sdk.ts';
 import { impersonating, studioAuth, tableEditor } from '../helpers/studio.ts';
-import { authIsRunning } from '../helpers/stack.ts';
+import { authIsRunning, stack } from '../helpers/stack.ts';
 import { defaultPassword, uniqueEmail } from '../helpers/users.ts';
 
 const studio = describe.skipIf(!authIsRunning);
@@ -441,10 +442,21 @@ studio('the table editor on derived, private and checked columns', () => {
 
 // apps/studio's Database > Triggers page switches a trigger with pg-meta's triggers update (supabase/postgres-meta,
 // src/lib/PostgresMetaTriggers.ts: `BEGIN; ALTER TABLE <schema>.<table> DISABLE TRIGGER <name>; COMMIT;`, or
-// ENABLE REPLICA), run as `postgres`; the ALTER alone is sent here, the transaction adding nothing to it.
+// ENABLE REPLICA), run as `postgres`: sent whole once on a connection of its own (a refused statement leaves that
+// transaction aborted), then the ALTER alone for each trigger and mode.
 studio('Database > Triggers', () => {
   it('switching a product trigger off is refused; the like is counted, the follow fed, the block ends the follow', async () => {
     const [author, fan] = await Promise.all([createAccount('replayswitch'), createAccount('replayswitchfan')]);
+    const pgMeta = postgres(stack.dbUrl, { max: 1, onnotice: () => {} });
+    try {
+      expect(
+        await errorOf(
+          pgMeta.unsafe(`BEGIN; ALTER TABLE "public"."post_likes" DISABLE TRIGGER "count_post_like";  COMMIT;`),
+        ),
+      ).toMatchObject({ code: 'PT403', hint: 'trigger_switch_refused' });
+    } finally {
+      await pgMeta.end();
+    }
     for (
       const [table, trigger] of [
         ['post_likes', 'count_post_like'],
