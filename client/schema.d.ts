@@ -3953,7 +3953,14 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required' | 'written_by_database';
+        code:
+          | 'counter_is_derived'
+          | 'forbidden'
+          | 'history_is_append_only'
+          | 'post_banned'
+          | 'second_factor_required'
+          | 'write_limit_needs_reason'
+          | 'written_by_database';
         /**
          * @description For people; may change
          * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
@@ -4438,6 +4445,41 @@ export interface components {
         /**
          * @description For people; may change
          * @example Give a reason of 1 to 1000 characters (and do not report yourself)
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "history_is_append_only",
+     *         "message": "The … is a record: its entries are never changed or deleted",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    ReportPostError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'forbidden' | 'history_is_append_only' | 'second_factor_required' | 'write_limit_needs_reason';
+        /**
+         * @description For people; may change
+         * @example The … is a record: its entries are never changed or deleted
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -5221,6 +5263,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "written_by_database",
+     *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    ReadNotificationsError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'forbidden' | 'second_factor_required' | 'written_by_database';
+        /**
+         * @description For people; may change
+         * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "notification_not_found",
      *         "message": "Notification not found",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -5542,6 +5619,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "written_by_database",
+     *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    RespondToFollowRequestError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required' | 'written_by_database';
+        /**
+         * @description For people; may change
+         * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "request_not_found",
      *         "message": "No pending follow request from @…",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -5648,6 +5760,47 @@ export interface components {
         /**
          * @description For people; may change
          * @example You cannot block yourself
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
+     *         "code": "counter_is_derived",
+     *         "message": "The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    BlockUserError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code:
+          | 'counter_is_derived'
+          | 'forbidden'
+          | 'history_is_append_only'
+          | 'post_banned'
+          | 'second_factor_required'
+          | 'write_limit_needs_reason';
+        /**
+         * @description For people; may change
+         * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -12243,7 +12396,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError403'];
+          'application/json': components['schemas']['ReportPostError403'];
         };
       };
       /** @description No such post, or not visible to you */
@@ -13981,7 +14134,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError403'];
+          'application/json': components['schemas']['ReportPostError403'];
         };
       };
       /** @description Not found, or not visible to you */
@@ -16266,7 +16419,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError403'];
+          'application/json': components['schemas']['ReadNotificationsError403'];
         };
       };
       /** @description No such notification of yours */
@@ -17100,7 +17253,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError403'];
+          'application/json': components['schemas']['ReportPostError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -18205,7 +18358,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['CreatePostError403'];
+          'application/json': components['schemas']['RespondToFollowRequestError403'];
         };
       };
       /** @description No pending request from this user */
@@ -18960,7 +19113,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['DeleteCommentError403'];
+          'application/json': components['schemas']['BlockUserError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -19342,7 +19495,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ListSessionsError403'];
+          'application/json': components['schemas']['ReportPostError403'];
         };
       };
       /** @description No such user, or not visible to you */

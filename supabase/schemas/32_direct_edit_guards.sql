@@ -781,11 +781,16 @@ as $$
   -- Each account's newest post, looked up once per account (posts_author_idx).
   with newest_posts as materialized (
     select a.id, (select max(p.created_at) from public.posts p where p.author_id = a.id) as newest from public.profiles a
+  ),
+  -- Counter changes left while their row was busy (10_counters.sql): a counter is its column plus these.
+  pending as materialized (
+    select d.counter, d.target_id, sum(d.delta)::integer as delta from private.pending_counts d group by 1, 2
   )
   -- The counters as private.recount_counters() computes them: one grouped scan of each counted table.
   select 'counter', 'user', p.id,
     format('followers %s (rows %s), following %s (rows %s), posts %s (rows %s)',
-      p.followers_count, coalesce(fr.n, 0), p.following_count, coalesce(fg.n, 0), p.posts_count, coalesce(po.n, 0)),
+      p.followers_count + coalesce(pfr.delta, 0), coalesce(fr.n, 0), p.following_count + coalesce(pfg.delta, 0),
+      coalesce(fg.n, 0), p.posts_count, coalesce(po.n, 0)),
     'select private.recount_counters();'
   from public.profiles p
   left join (select f.followee_id as id, count(*)::integer as n from public.follows f where f.status = 'accepted' group by 1) fr
@@ -793,25 +798,33 @@ as $$
   left join (select f.follower_id as id, count(*)::integer as n from public.follows f where f.status = 'accepted' group by 1) fg
     on fg.id = p.id
   left join (select x.author_id as id, count(*)::integer as n from public.posts x group by 1) po on po.id = p.id
-  where (p.followers_count, p.following_count, p.posts_count)
+  left join pending pfr on pfr.counter = 'followers' and pfr.target_id = p.id
+  left join pending pfg on pfg.counter = 'following' and pfg.target_id = p.id
+  where (p.followers_count + coalesce(pfr.delta, 0), p.following_count + coalesce(pfg.delta, 0), p.posts_count)
     is distinct from (coalesce(fr.n, 0), coalesce(fg.n, 0), coalesce(po.n, 0))
   union all
   select 'counter', 'post', p.id,
-    format('likes %s (rows %s), comments %s (rows %s)', p.likes_count, coalesce(l.n, 0), p.comments_count, coalesce(x.n, 0)),
+    format('likes %s (rows %s), comments %s (rows %s)', p.likes_count + coalesce(pl.delta, 0), coalesce(l.n, 0),
+      p.comments_count + coalesce(pc.delta, 0), coalesce(x.n, 0)),
     'select private.recount_counters();'
   from public.posts p
   left join (select l.post_id as id, count(*)::integer as n from public.post_likes l group by 1) l on l.id = p.id
   left join (select x.post_id as id, count(*)::integer as n from public.comments x group by 1) x on x.id = p.id
-  where (p.likes_count, p.comments_count) is distinct from (coalesce(l.n, 0), coalesce(x.n, 0))
+  left join pending pl on pl.counter = 'post_likes' and pl.target_id = p.id
+  left join pending pc on pc.counter = 'post_comments' and pc.target_id = p.id
+  where (p.likes_count + coalesce(pl.delta, 0), p.comments_count + coalesce(pc.delta, 0))
+    is distinct from (coalesce(l.n, 0), coalesce(x.n, 0))
   union all
   select 'counter', 'comment', c.id,
-    format('likes %s (rows %s), replies %s (rows %s)', c.likes_count, coalesce(l.n, 0), c.replies_count, coalesce(r.n, 0)),
+    format('likes %s (rows %s), replies %s (rows %s)', c.likes_count + coalesce(cl.delta, 0), coalesce(l.n, 0),
+      c.replies_count, coalesce(r.n, 0)),
     'select private.recount_counters();'
   from public.comments c
   left join (select l.comment_id as id, count(*)::integer as n from public.comment_likes l group by 1) l on l.id = c.id
   left join (select r.parent_id as id, count(*)::integer as n from public.comments r where r.parent_id is not null group by 1) r
     on r.id = c.id
-  where (c.likes_count, c.replies_count) is distinct from (coalesce(l.n, 0), coalesce(r.n, 0))
+  left join pending cl on cl.counter = 'comment_likes' and cl.target_id = c.id
+  where (c.likes_count + coalesce(cl.delta, 0), c.replies_count) is distinct from (coalesce(l.n, 0), coalesce(r.n, 0))
   union all
   select 'ban state', 'user', p.id,
     format('@%s: profile %s, Auth %s', p.username, case when p.banned_at is null then 'not banned' else 'banned' end,
