@@ -4709,6 +4709,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "comment_not_found",
+     *         "message": "Comment not found",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    ReportCommentError404: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'comment_not_found' | 'not_found' | 'route_not_found' | 'user_not_found';
+        /**
+         * @description For people; may change
+         * @example Comment not found
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "admin_only",
      *         "message": "Only admins may do this",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -12410,7 +12445,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetPostError404'];
+          'application/json': components['schemas']['UpdatePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -14148,7 +14183,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetCommentError404'];
+          'application/json': components['schemas']['ReportCommentError404'];
         };
       };
       /** @description The body did not arrive within 10 s */

@@ -322,7 +322,10 @@ execute function private.refuse_derived_insert();
 
 -- A relation of an account with itself. The tables' checks hold it too, but their error names a constraint
 -- (`follows_check`); this says it with the API's code, whoever writes (supabase-js, Studio's table editor).
--- Arguments: the two columns, the code, the sentence.
+-- And, for a writer without a user (Studio's table editor, the service key), an account that does not exist is the
+-- API's 404, not a foreign key's name; a client's own write is left to row-level security, which answers an
+-- account that does not exist exactly as one that blocked the caller. Arguments: the two columns, the code, the
+-- sentence.
 create function private.refuse_self_pair()
 returns trigger
 language plpgsql
@@ -331,16 +334,26 @@ set search_path = ''
 as $$
 declare
   v_row jsonb := to_jsonb(new);
+  v_missing text;
 begin
   if v_row ->> tg_argv[0] = v_row ->> tg_argv[1] then
     perform private.fail(400, tg_argv[2], tg_argv[3]);
+  end if;
+  if current_setting('role', true) not in ('anon', 'authenticated') then
+    select c.id into v_missing
+    from unnest(array[v_row ->> tg_argv[0], v_row ->> tg_argv[1]]) c(id)
+    where c.id is not null and not exists (select 1 from public.profiles p where p.id = c.id::uuid)
+    limit 1;
+    if v_missing is not null then
+      perform private.fail(404, 'user_not_found', format('No account has the id %s (deleted, or never made)', v_missing));
+    end if;
   end if;
   return new;
 end;
 $$;
 revoke execute on function private.refuse_self_pair() from public;
 comment on function private.refuse_self_pair() is
-  'Trigger: refuses a row that relates an account to itself (arguments: the two columns, the code, the message).';
+  'Trigger: refuses a row that relates an account to itself, or (written without a user) to an account that does not exist (arguments: the two columns, the code, the message).';
 
 create trigger refuse_self_pair
 before insert on public.follows

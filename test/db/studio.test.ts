@@ -451,6 +451,14 @@ studio('rows the API could never make, written in the table editor (as `postgres
       ],
     ];
     for (const [insert, hint] of cases) expect(await errorOf(insert)).toMatchObject({ code: 'PT400', hint });
+    // An account that does not exist: the API's 404, not a foreign key's name.
+    const ghosts = [
+      asRoot`insert into public.follows (follower_id, followee_id) values (${member.id}, gen_random_uuid())`,
+      asRoot`insert into public.blocks (blocker_id, blocked_id) values (gen_random_uuid(), ${member.id})`,
+      asRoot`insert into public.close_friends (owner_id, friend_id) values (${member.id}, gen_random_uuid())`,
+      asRoot`insert into public.mutes (muter_id, muted_id) values (${member.id}, gen_random_uuid())`,
+    ];
+    for (const insert of ghosts) expect(await errorOf(insert)).toMatchObject({ code: 'PT404', hint: 'user_not_found' });
     const [post] = await asRoot`insert into public.posts (author_id, body) values (${member.id}, 'a day') returning id`;
     const noTarget = await errorOf(
       asRoot`insert into public.reports (reporter_id, target_type, target_post_id, target_user_id, reason)
