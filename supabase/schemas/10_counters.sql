@@ -258,8 +258,10 @@ declare
   v_fixed integer := 0;
   v_rows integer;
 begin
-  -- The counters refuse any other writer (private.refuse_counter_edit). The rows are counted afresh: what was
-  -- pending is in them.
+  -- What was pending is folded in first: a counter behind by its pending changes is not one to correct. The
+  -- counters refuse any other writer (private.refuse_counter_edit). Then the rows are counted afresh: whatever is
+  -- still pending (its row busy this instant) is in them.
+  perform private.fold_pending_counts();
   perform set_config('private.recounting', 'on', true);
   delete from private.pending_counts;
   update public.profiles p set
