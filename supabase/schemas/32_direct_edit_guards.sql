@@ -45,6 +45,50 @@ when (pg_trigger_depth() = 0 and current_setting('private.recounting', true) is 
   and (old.likes_count, old.replies_count) is distinct from (new.likes_count, new.replies_count))
 execute function private.refuse_counter_edit();
 
+-- A pending counter change (10_counters.sql) is left by a counting trigger only (pg_trigger_depth() > 0); one
+-- written by hand would change what every reader counts. Deleting one loses that change: the integrity report
+-- finds the counter (`counter`) and private.recount_counters() repairs it.
+create trigger refuse_counter_edit
+before insert or update on private.pending_counts
+for each row
+when (pg_trigger_depth() = 0 and current_setting('private.recounting', true) is distinct from 'on')
+execute function private.refuse_counter_edit();
+
+-- When a row was made is the database's record: an account's age decides its write limits
+-- (24_write_limits.sql), a block's date which mentions it hid, a list's order. An edit of `created_at` keeps the
+-- recorded value, as a post's does (04_posts.sql). A load that must back-date rows does it as
+-- supabase/bench/seed.ts does, with `session_replication_role = replica` in its transaction.
+create function private.keep_created_at()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  new.created_at := old.created_at;
+  return new;
+end;
+$$;
+revoke execute on function private.keep_created_at() from public;
+comment on function private.keep_created_at() is 'Trigger: an update keeps the row''s recorded created_at.';
+
+create trigger keep_created_at before update of created_at on public.profiles
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.comments
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.post_likes
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.comment_likes
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.close_friends
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.blocks
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.mutes
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+create trigger keep_created_at before update of created_at on public.reports
+for each row when (new.created_at is distinct from old.created_at) execute function private.keep_created_at();
+
 -- A new profile counts nothing yet, whatever the insert says (a post's and a comment's stamps do the same).
 create function private.start_profile_counters()
 returns trigger
@@ -395,9 +439,9 @@ comment on function private.refuse_report_without_target() is 'Trigger: refuses 
 create trigger refuse_report_without_target
 before insert on public.reports
 for each row
-when ((new.target_type = 'user') is distinct from (new.target_user_id is not null)
+when (new.target_type is not null and ((new.target_type = 'user') is distinct from (new.target_user_id is not null)
   or (new.target_type = 'post') is distinct from (new.target_post_id is not null)
-  or (new.target_type = 'comment') is distinct from (new.target_comment_id is not null))
+  or (new.target_type = 'comment') is distinct from (new.target_comment_id is not null)))
 execute function private.refuse_report_without_target();
 
 -- A like or a comment written by a session without a user (Studio's table editor as `postgres`, service_role):

@@ -3,7 +3,7 @@ import { importJWK, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createAccount, makeAdmin, uniqueUsername } from '../helpers/accounts.ts';
 import { appWith } from '../helpers/app.ts';
-import { asRoot, rpc } from '../helpers/db.ts';
+import { asRoot, backdate, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { latestCode, mailCount } from '../helpers/mailpit.ts';
 import { registerAndConfirm, withoutRequestId } from '../helpers/registration.ts';
@@ -129,9 +129,14 @@ auth('POST /auth/register and /auth/confirm_email', () => {
       authClient().signUp({ email, password: defaultPassword, options: { data: { username: uniqueUsername('s') } } });
     expect((await signUp(stale)).error).toBeNull();
     const confirmed = await createAccount('kept');
-    const aged = await asRoot`update public.profiles p set created_at = now() - interval '8 days'
-      from auth.users u where u.id = p.id and u.email in (${stale}, ${confirmed.email}) returning p.id`;
-    expect(aged).toHaveLength(2);
+    const aged = await backdate(
+      'public.profiles p',
+      `created_at = now() - interval '8 days'`,
+      'p.id in (select u.id from auth.users u where u.email in ($1, $2))',
+      stale,
+      confirmed.email,
+    );
+    expect(aged).toBe(2);
     expect((await signUp(uniqueEmail('later'))).error).toBeNull();
     expect(await asRoot`select 1 from auth.users where email = ${stale}`).toHaveLength(0);
     expect(await asRoot`select 1 from auth.users where id = ${confirmed.id}`).toHaveLength(1);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type Account, createAccount } from '../helpers/accounts.ts';
-import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { as, asRoot, backdate, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 const feedBodies = async (reader: Account) =>
@@ -86,7 +86,12 @@ describe.skipIf(!authIsRunning)('mutes', () => {
     const muted = await rpc(reader, 'mute', { p_username: loud.username, p_mute: true, p_duration: 3600 });
     expect(Date.parse(muted.expires_at) - Date.now()).toBeGreaterThan(3500_000);
     expect(await feedBodies(reader)).toHaveLength(2);
-    await asRoot`update public.mutes set created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour' where muter_id = ${reader.id}`;
+    await backdate(
+      'public.mutes',
+      `created_at = now() - interval '2 hours', expires_at = now() - interval '1 hour'`,
+      'muter_id = $1',
+      reader.id,
+    );
     expect(await feedBodies(reader)).toHaveLength(3);
     expect((await rpc(reader, 'mutes')).items).toEqual([]);
 

@@ -3,7 +3,7 @@
 import type postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { banDirectly, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { as, asRoot, errorOf, rpc } from '../helpers/db.ts';
+import { as, asRoot, backdate, errorOf, rpc } from '../helpers/db.ts';
 import { api } from '../helpers/http.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
@@ -466,6 +466,50 @@ studio('rows the API could never make, written in the table editor (as `postgres
     );
     expect(noTarget).toMatchObject({ code: 'PT400', hint: 'invalid_value' });
     expect(noTarget.message).toContain('target_user_id');
+    const noType = await errorOf(
+      asRoot`insert into public.reports (reporter_id, target_post_id, reason) values (${member.id}, ${post.id}, 'spam')`,
+    );
+    expect(noType).toMatchObject({ code: 'PT400', hint: 'missing_value' });
+    expect(noType.message).toBe('A row of reports needs a value in target_type');
+  });
+
+  it("an account's creation date edited keeps the recorded one, so its new-account write limit stays", async () => {
+    const newcomer = await createAccount('newcomer');
+    const [{ created_at: recorded }] = await asRoot`select created_at from public.profiles where id = ${newcomer.id}`;
+    const edited = await asRoot`update public.profiles set created_at = now() - interval '2 days'
+      where id = ${newcomer.id} returning created_at`;
+    expect(edited).toEqual([{ created_at: recorded }]);
+    const [block] = await asRoot`insert into public.blocks (blocker_id, blocked_id)
+      select ${newcomer.id}, id from public.profiles where id <> ${newcomer.id} limit 1 returning created_at, blocked_id`;
+    expect(
+      await asRoot`update public.blocks set created_at = '2020-01-01' where blocker_id = ${newcomer.id}
+      returning created_at`,
+    ).toEqual([{ created_at: block.created_at }]);
+    // A load back-dates with triggers off, as the seed does.
+    expect(await backdate('public.profiles', `created_at = now() - interval '2 days'`, 'id = $1', newcomer.id)).toBe(1);
+    const [aged] =
+      await asRoot`select created_at < now() - interval '1 day' as old from public.profiles where id = ${newcomer.id}`;
+    expect(aged.old).toBe(true);
+  });
+
+  it('a pending counter change written by hand is refused; a like of a busy post still leaves one', async () => {
+    const author = await createAccount('busy');
+    const fan = await createAccount('busyfan');
+    const post = await rpc(author, 'create_post', { p_body: 'wanted' });
+    expect(
+      await errorOf(asRoot`insert into private.pending_counts (counter, target_id, delta)
+      values ('post_likes', ${post.id}, 1000)`),
+    ).toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
+    // The post's row held by another writer, as a viral post's is.
+    await asRoot.begin(async (holder) => {
+      await holder`select 1 from public.posts where id = ${post.id} for no key update`;
+      await rpc(fan, 'like_post', { p_post_id: post.id });
+      const [left] = await asRoot`select id, delta from private.pending_counts where target_id = ${post.id}`;
+      expect(left.delta).toBe(1);
+      expect(await errorOf(asRoot`update private.pending_counts set delta = 1000 where id = ${left.id}`))
+        .toMatchObject({ code: 'PT403', hint: 'counter_is_derived' });
+    });
+    expect((await rpc(fan, 'get_post', { p_post_id: post.id })).likes_count).toBe(1);
   });
 
   it("a comment's text is not edited; a post for an account that does not exist names the author, not a column", async () => {

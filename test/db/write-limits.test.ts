@@ -3,7 +3,7 @@
 // that is rolled back, writes as the account, and expects the third write refused.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Account, createAccount, makeAdmin } from '../helpers/accounts.ts';
-import { asRoot, errorOf, rpc, type Tx } from '../helpers/db.ts';
+import { asRoot, backdate, errorOf, rpc, type Tx } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
 class RolledBack extends Error {}
@@ -200,7 +200,7 @@ describe.skipIf(!authIsRunning)('write limits, family by family', () => {
 
   it('an account older than a day gets the larger limit', async () => {
     const elder = await createAccount('elder');
-    await asRoot`update public.profiles set created_at = now() - interval '2 days' where id = ${elder.id}`;
+    await backdate('public.profiles', `created_at = now() - interval '2 days'`, 'id = $1', elder.id);
     await rolledBack(async (tx) => {
       await limitTo(tx, 'posts', 3, 1);
       await becomes(tx, elder);

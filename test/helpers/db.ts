@@ -117,3 +117,21 @@ export async function lockWaits(count: number): Promise<void> {
   }
   throw new Error(`expected ${count} session(s) waiting on a lock within 5 s`);
 }
+
+/**
+ * Back-dates rows as a bulk load does (`session_replication_role = replica`: no trigger runs), since an edit of
+ * `created_at` keeps the recorded date (private.keep_created_at). `assignment` is the SET list, e.g.
+ * `created_at = now() - interval '2 days'`; `where` the rows'.
+ */
+export async function backdate(
+  table: string,
+  assignment: string,
+  where: string,
+  ...values: unknown[]
+): Promise<number> {
+  const rows = await asRoot.begin(async (tx) => {
+    await tx`set local session_replication_role = replica`;
+    return await tx.unsafe(`update ${table} set ${assignment} where ${where}`, values as never[]);
+  });
+  return rows.count;
+}
