@@ -7,8 +7,8 @@
 // read, and the primary's transactions per read, say what each read costs where. Then, in one pgbench run side by
 // side on the primary, the read's own text against the primary-side text the facade sent per replica read before
 // (the request quota, the session check, the caller's write count): the issue's measure. Report:
-// supabase/bench/reports/REPLICA-SHARE.md.
-//   BENCH_ROUNDS (default 3) rounds; BENCH_SECONDS (default 10) per measured run.
+// supabase/bench/reports/REPLICA-SHARE.md (REPLICA-SHARE-LONE-READER.md for one caller).
+//   BENCH_ROUNDS (default 3) rounds; BENCH_SECONDS (default 10) per measured run; BENCH_REPLICA_CALLERS (default 8).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,7 +41,8 @@ const defaultVersions = [
   'and the request counts batched=a1e7fe0',
   'and every notice heard before a read=.',
 ].join(',');
-const callers = 8;
+/** BENCH_REPLICA_CALLERS=1 measures a lone reader: no other read shares its round trip on the listening connection. */
+const callers = Math.max(1, Number(Deno.env.get('BENCH_REPLICA_CALLERS') || 8));
 
 interface Run {
   perSecond: number;
@@ -283,7 +284,8 @@ export async function replicaShareBench(): Promise<void> {
       '',
     );
     const text = lines.join('\n');
-    const path = join(repoRoot, 'supabase', 'bench', 'reports', 'REPLICA-SHARE.md');
+    const name = callers === 1 ? 'REPLICA-SHARE-LONE-READER.md' : 'REPLICA-SHARE.md';
+    const path = join(repoRoot, 'supabase', 'bench', 'reports', name);
     await Deno.writeTextFile(path, text);
     console.log(text);
     info(`report: ${path}`);

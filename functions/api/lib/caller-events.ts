@@ -51,6 +51,9 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   // its onnotify hook (missing from its types) on a connection whose close is seen here.
   const listener = postgres(url, {
     ...connectionOptions,
+    // A session of its own (never the transaction pooler), so the round trip before each read is a prepared
+    // statement: parsed and planned once, not per read.
+    prepare: true,
     max: 1,
     idle_timeout: 0,
     max_lifetime: null,
