@@ -43,11 +43,16 @@ const defaultVersions = [
 ].join(',');
 /** BENCH_REPLICA_CALLERS=1 measures a lone reader: no other read shares its round trip on the listening connection. */
 const callers = Math.max(1, Number(Deno.env.get('BENCH_REPLICA_CALLERS') || 8));
+/** How long the primary's CPU is measured with no reads, before each run. */
+const idleSeconds = 4;
 
 interface Run {
   perSecond: number;
   /** CPU ms per read of the primary's Postgres processes, and of the replica's. */
   primaryMs: number;
+  /** Of primaryMs, what the primary spent anyway: its CPU per second with no reads (the lag measurement, the
+   * checkpointer, the WAL sender…), times the run's seconds, per read. */
+  idleMs: number;
   replicaMs: number;
   /** Transactions the primary ran per read (commits and rollbacks of its database). */
   primaryTransactions: number;
@@ -120,6 +125,9 @@ export async function replicaShareBench(): Promise<void> {
         await waitForHealth(`http://127.0.0.1:${port}/api/health`, child);
         await wrk(2); // its connections open, its code compiled
         await new Promise((resolve) => setTimeout(resolve, settleMs));
+        const idleStart = cpuSecondsOf('postgres');
+        await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+        const idlePerSecond = (cpuSecondsOf('postgres') - idleStart) / idleSeconds;
         const before = {
           primary: cpuSecondsOf('postgres'),
           replica: cpuSecondsOf('replica'),
@@ -132,6 +140,7 @@ export async function replicaShareBench(): Promise<void> {
         return {
           perSecond: load.perSecond,
           primaryMs: (after.primary - before.primary) * 1000 / reads,
+          idleMs: idlePerSecond * seconds * 1000 / reads,
           replicaMs: (after.replica - before.replica) * 1000 / reads,
           // Less the one this look-up itself ran.
           primaryTransactions: (after.tx - before.tx - 1) / reads,
@@ -229,18 +238,22 @@ export async function replicaShareBench(): Promise<void> {
       `\`npm run bench:replica\` (supabase/bench/replica-share.ts), ${new Date().toISOString().slice(0, 16)} UTC, ` +
       `this machine (2 shared cores); ${rounds} rounds, versions in turn; each run ${seconds} s of signed-in`,
       `GET /post/:id by ${callers} callers (wrk, straight to a fresh function process of that version, settled ` +
-      `${settleMs / 1000} s), the stack's replica and pooler. Medians of the rounds.`,
+      `${settleMs / 1000} s), the stack's replica and pooler. Medians of the rounds. *Of which idle*: what the ` +
+      `primary's processes spent in ${idleSeconds} s with the function up and no reads, scaled to the run, per read ` +
+      '(the lag measured every quarter second, the checkpointer, the WAL sender); *less idle*: the ratio without it.',
       '',
-      '| version | reads/s | primary CPU per read (µs) | replica CPU per read (µs) | primary ÷ replica | primary transactions per read |',
-      '|---|---|---|---|---|---|',
+      '| version | reads/s | primary CPU per read (µs) | of which idle | replica CPU per read (µs) | primary ÷ replica | less idle | primary transactions per read |',
+      '|---|---|---|---|---|---|---|---|',
     ];
     for (const version of versions) {
       const all = runs.get(version.label)!;
       const m = (key: keyof Run) => median(all.map((run) => run[key]));
       lines.push(
         `| ${version.label} (\`${version.revision}\`) | ${perSecond(m('perSecond'))} | ${micros(m('primaryMs'))} | ${
-          micros(m('replicaMs'))
-        } | ${ratio(m('primaryMs'), m('replicaMs'))} | ${m('primaryTransactions').toFixed(3)} |`,
+          micros(m('idleMs'))
+        } | ${micros(m('replicaMs'))} | ${ratio(m('primaryMs'), m('replicaMs'))} | ${
+          ratio(m('primaryMs') - m('idleMs'), m('replicaMs'))
+        } | ${m('primaryTransactions').toFixed(3)} |`,
       );
     }
     lines.push(
