@@ -2,7 +2,7 @@
 // keeps, for each key it has met (account:<id>, address:<ip>), the state of its window the database last
 // answered and the requests it admitted itself since, and writes those in one statement at most every
 // `flushIntervalMs`: a key's count once it has `batchSize` unwritten requests, or its oldest has waited `holdMs`
-// (a reader's request a second is then written three at a time, a busy key's every quarter second). A request is admitted here, with no statement on the primary, only when
+// (a reader's request a second is then written eight at a time, a busy key's every quarter second). A request is admitted here, with no statement on the primary, only when
 // each of its keys is known in its current window and far from its limit; otherwise it takes its quota in the
 // database as before (request-quota.ts), once this process's counts of its keys are written, so that near the
 // limit the database decides, exactly, with its own 429.
@@ -53,8 +53,12 @@ export interface RequestCounter {
 
 /** How often at most counts are written while there are any. */
 export const flushIntervalMs = 250;
-/** How long a key's unwritten requests may wait to be written with more (fewer than `batchSize` of them). */
-export const holdMs = 3_000;
+/**
+ * How long a key's unwritten requests may wait to be written with more (fewer than `batchSize` of them): a reader's
+ * request a second is written `batchSize` at a time, two key rows per 8 requests (issue 55: a lone reader's share
+ * of the primary). What it delays is bounded by `batchSize` anyway: no more is held of a key, however long.
+ */
+export const holdMs = 8_000;
 /** Unwritten requests of one key that are written at the next interval, however recent. */
 export const batchSize = 8;
 
