@@ -30,8 +30,8 @@ const keyOf: Record<string, (s: Scene) => Row> = {
   comment_mentions: (s) => ({ comment_id: s.comment, user_id: s.other.id }),
 };
 
+/** A second post (or comment) of the author's, for moves. */
 const extraPosts = new WeakMap<Scene, string>();
-/** A second post of the author's, for moves. */
 const secondPost = async (s: Scene) => {
   extraPosts.set(s, (await rpc(s.author, 'create_post', { p_body: 'another day' })).id);
 };
@@ -168,7 +168,10 @@ const profiles: StudioAction[] = [
   update('profiles', 'username', () => 'hooks', refused('username_reserved'), undefined, { what: 'a reserved one' }),
   update('profiles', 'display_name', () => 'Shown Name', kept),
   update('profiles', 'bio', () => 'written in Studio', kept),
-  update('profiles', 'avatar_url', () => 'https://example.test/a.png', kept),
+  update('profiles', 'avatar_url', (s) => `${s.author.id}/avatar.png`, kept),
+  update('profiles', 'avatar_url', (s) => `${s.other.id}/avatar.png`, refused('23514'), undefined, {
+    what: "in another account's folder",
+  }),
   update('profiles', 'time_zone', () => 'Europe/Paris', kept),
   update('profiles', 'time_zone', () => 'Mars/Olympus', refused('invalid_time_zone'), undefined, { what: 'unknown' }),
   update('profiles', 'is_private', () => true, kept, async (s) => {
@@ -215,7 +218,7 @@ const posts: StudioAction[] = [
     expect(after.post).toMatchObject({ body: 'edited in Studio' });
     expect(after.post!.edited_at).not.toBeNull();
   }),
-  update('posts', 'emotion', () => 'happy', kept),
+  update('posts', 'emotion', () => 42, kept),
   update('posts', 'privacy', () => 'close_friends', kept, async (s) => {
     expect(await postSeen(s.post, s.other)).toBeNull();
     expect(await postSeen(s.post, s.fan)).not.toBeNull(); // a close friend
@@ -285,12 +288,10 @@ const likes: StudioAction[] = [
     (s) => ({ comment_id: randomUUID(), user_id: s.fan.id }),
     refused('comment_not_found'),
   ),
-  update('comment_likes', 'comment_id', (s) => s.comment, moveRefused, undefined, {
-    what: 'to another comment',
+  update('comment_likes', 'comment_id', (s) => second(s), moveRefused, undefined, {
     prepare: async (s) => {
-      await rpc(s.author, 'comment_post', { p_post_id: s.post, p_body: 'mine' });
+      extraPosts.set(s, (await rpc(s.author, 'comment_post', { p_post_id: s.post, p_body: 'mine' })).id);
     },
-    key: keyOf.comment_likes,
   }),
   update('comment_likes', 'user_id', (s) => s.other.id, moveRefused),
   remove('comment_likes', kept),
@@ -394,8 +395,8 @@ const relations: StudioAction[] = [
     expect(after.other!.followers_count).toBe(before.other!.followers_count + 1);
   }, { what: 'of a request', prepare: requestOther, key: (s) => ({ follower_id: s.fan.id, followee_id: s.other.id }) }),
   update('follows', 'status', () => 'pending', refused('invalid_transition'), undefined, { what: 'back to pending' }),
-  update('follows', 'followee_id', (s) => s.other.id, moveRefused),
-  update('follows', 'follower_id', (s) => s.other.id, moveRefused),
+  update('follows', 'followee_id', (s) => s.other.id, refused('invalid_transition')),
+  update('follows', 'follower_id', (s) => s.other.id, refused('invalid_transition')),
   remove('follows', kept, (_s, before, after) => {
     expect(after.author!.followers_count).toBe(before.author!.followers_count - 1);
     expect(after.feed).toEqual([]);

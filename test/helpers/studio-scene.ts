@@ -83,9 +83,17 @@ export async function profileSeen(account: Account) {
   return data ? agreed(fromFacade, data) : fromFacade;
 }
 
-/** Whether `reader` sees `account`'s profile, through both doors. */
-export async function sees(reader: Account, account: Account): Promise<boolean> {
-  const facade = await api('GET', `/${account.username}`, { token: reader.accessToken });
+/**
+ * Whether `reader` sees `account`'s profile, through both doors; 'signed out' when the reader's session has ended
+ * (a ban, a deletion), which both doors refuse.
+ */
+export async function sees(reader: Account, account: Account): Promise<boolean | 'signed out'> {
+  const [current] = await asRoot`select username from public.profiles where id = ${account.id}`;
+  const facade = await api('GET', `/${current?.username ?? account.username}`, { token: reader.accessToken });
+  if (facade.status === 401) {
+    expect((await rest(reader.accessToken).rpc('me')).status).toBe(401);
+    return 'signed out';
+  }
   const { data } = await rest(reader.accessToken).from('profiles').select('id').eq('id', account.id);
   return agreed(facade.status === 200, (data ?? []).length === 1);
 }
