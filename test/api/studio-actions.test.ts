@@ -92,6 +92,6 @@ const catalogueCounts = {
   'auth-admin': 19,
   'table-editor': 141,
   'csv-import': 7,
-  triggers: 244,
+  triggers: 246,
   'sql-editor-impersonation': 11,
 };

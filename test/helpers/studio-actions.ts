@@ -13,7 +13,12 @@ import { triggerSwitch } from './studio.ts';
 /** The product's triggers (their functions in `private`), by table; the test checks the list against the database. */
 export const productTriggers: Record<string, string[]> = {
   'auth.mfa_factors': ['make_room_for_factors'],
-  'auth.sessions': ['announce_session_end', 'check_code_session_password', 'end_stale_code_exemption'],
+  'auth.sessions': [
+    'announce_session_end',
+    'check_code_session_password',
+    'end_stale_code_exemption',
+    'limit_code_sessions',
+  ],
   'auth.users': [
     'announce_session_end',
     'create_profile',
