@@ -4,6 +4,7 @@
 // constructHeaders: Authorization and apiKey both the service key); the table editor runs pg-meta's SQL as
 // `postgres` (test/helpers/db.ts asRoot).
 import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
 import type { Account } from './accounts.ts';
 import { asRoot, type Tx } from './db.ts';
 import { stack } from './stack.ts';
@@ -63,13 +64,18 @@ function where(keys: Record<string, unknown[]>): string {
   );
 }
 
+function insertRows(name: string, rows: Record<string, unknown>[]) {
+  return asRoot.unsafe(
+    `insert into ${table(name)} (${columns(rows[0])}) select ${columns(rows[0])} ` +
+      `from jsonb_populate_recordset(null::${table(name)}, ${literal(JSON.stringify(rows))}) returning *;`,
+  );
+}
+
 export const tableEditor = {
   /** "Insert row": the new row's values through jsonb_populate_recordset, returning it. */
-  insert: (name: string, row: Record<string, unknown>) =>
-    asRoot.unsafe(
-      `insert into ${table(name)} (${columns(row)}) select ${columns(row)} ` +
-        `from jsonb_populate_recordset(null::${table(name)}, ${literal(JSON.stringify([row]))}) returning *;`,
-    ),
+  insert: (name: string, row: Record<string, unknown>) => insertRows(name, [row]),
+  /** The CSV import: a batch of rows in one statement, the same insert. */
+  insertMany: (name: string, rows: Record<string, unknown>[]) => insertRows(name, rows),
   /** A cell or row edited: the changed columns through json_populate_record, the row matched by its key. */
   update: (name: string, changes: Record<string, unknown>, key: Record<string, unknown>) =>
     asRoot.unsafe(
@@ -83,6 +89,27 @@ export const tableEditor = {
   /** "Truncate table". */
   truncate: (name: string) => asRoot.unsafe(`truncate ${table(name)};`),
 };
+
+/**
+ * Database > Triggers switching `trigger` of `table` (schema-qualified) to `mode`: pg-meta's triggers update
+ * (supabase/postgres-meta, src/lib/PostgresMetaTriggers.ts) sends `BEGIN; ALTER TABLE … <mode> TRIGGER …; COMMIT;` as
+ * `postgres`, here on a connection of its own, since a refused statement leaves that transaction aborted.
+ */
+export async function triggerSwitch(
+  table: string,
+  trigger: string,
+  mode: 'DISABLED' | 'REPLICA' | 'ALWAYS' | 'ORIGIN',
+) {
+  const switched = { DISABLED: 'DISABLE', REPLICA: 'ENABLE REPLICA', ALWAYS: 'ENABLE ALWAYS', ORIGIN: 'ENABLE' }[mode];
+  const pgMeta = postgres(stack.dbUrl, { max: 1, onnotice: () => {} });
+  try {
+    return await pgMeta.unsafe(
+      `BEGIN; ALTER TABLE ${table.split('.').map(ident).join('.')} ${switched} TRIGGER ${ident(trigger)}; COMMIT;`,
+    );
+  } finally {
+    await pgMeta.end();
+  }
+}
 
 /** The path Studio's SQL editor marks an impersonated query with (packages/pg-meta/src/sql/studio/role-impersonation.ts). */
 export const impersonationPath = '/impersonation-example-request-path';
