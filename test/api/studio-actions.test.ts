@@ -47,8 +47,7 @@ async function run(action: StudioAction): Promise<void> {
 
 describe.skipIf(!authIsRunning)('every action an admin can take in Studio', () => {
   for (const action of catalogue) {
-    const test = action.awaits ? it.skip : it;
-    test(`${action.name} (${action.expected.outcome})`, () => run(action), 30_000);
+    it(`${action.name} (${action.expected.outcome})`, () => run(action), 30_000);
   }
 });
 
@@ -90,8 +89,8 @@ describe('the catalogue', () => {
 /** How many actions each door has: a new action changes this on purpose. */
 const catalogueCounts = {
   'auth-admin': 19,
-  'table-editor': 141,
+  'table-editor': 148,
   'csv-import': 7,
-  triggers: 246,
+  triggers: 264,
   'sql-editor-impersonation': 11,
 };

@@ -30,8 +30,6 @@ export interface StudioAction {
    * runner checks itself); `result` is what `send` answered.
    */
   then?: (s: Scene, before: View, after: View, result: unknown) => Promise<void> | void;
-  /** Set while the expected outcome waits on a change made elsewhere: the runner skips the entry and says why. */
-  awaits?: string;
 }
 
 export const kept: Expected = { outcome: 'kept' };
