@@ -55,14 +55,17 @@ export function cpuSecondsOf(name: string): number {
   return family(table, pid).reduce((sum, p) => sum + table.get(p)![1], 0);
 }
 
+/** The CPU seconds so far of each process of the stack's `name` (as the supervisor names it) and below it. */
+export function cpuByProcess(name: string, table = processTable()): Map<number, number> {
+  const pid = pidOf(name);
+  return new Map(pid ? family(table, pid).map((p) => [p, table.get(p)![1]]) : []);
+}
+
 /** Each part's processes (as of now) with their CPU seconds so far, and the machine's. */
 function snapshot(): { parts: Map<Part, Map<number, number>>; machine: number } {
   const table = processTable();
   const byPart = new Map<Part, Map<number, number>>();
-  for (const part of parts) {
-    const pid = pidOf(part);
-    byPart.set(part, new Map(pid ? family(table, pid).map((p) => [p, table.get(p)![1]]) : []));
-  }
+  for (const part of parts) byPart.set(part, cpuByProcess(part, table));
   return { parts: byPart, machine: machineBusySeconds() };
 }
 

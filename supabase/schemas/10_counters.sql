@@ -10,7 +10,8 @@
 -- next writer that finds the row free folds every pending change of that counter in with its own. What the API
 -- shows adds the pending changes (private.post_bodies and the other shapes, 11_api_shapes.sql), so it is exact; the
 -- counter column alone (PostgREST's `select('likes_count')`, say) is behind by the changes pending since the row was
--- last free, until the next change of that counter folds them (or private.fold_pending_counts()).
+-- last free, until the next change of that counter folds them (or private.fold_pending_counts()). Readers add
+-- them through private.pending_totals.
 
 create table private.pending_counts (
   id bigint generated always as identity primary key,
@@ -29,6 +30,16 @@ comment on column private.pending_counts.id is 'In the order the changes were le
 comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count.';
 comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is.';
 comment on column private.pending_counts.delta is 'The change to add.';
+
+-- The sum of each counter's pending changes, what every reader adds to the column: looked up by counter and target
+-- (a correlated `where t.counter = … and t.target_id = …` reaches pending_counts_target_idx), one place for the rule.
+create view private.pending_totals with (security_invoker = true) as
+select d.counter, d.target_id, sum(d.delta)::integer as delta
+from private.pending_counts d
+group by d.counter, d.target_id;
+grant select on private.pending_totals to anon, authenticated, service_role;
+comment on view private.pending_totals is
+  'Each counter''s pending changes summed: what the shapes and the integrity report add to its column.';
 
 -- Adds p_delta to a counter: onto its row when the row is free, with every change pending for it; else as a
 -- pending change. A target that is gone counts nothing.

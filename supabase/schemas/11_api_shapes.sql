@@ -25,10 +25,10 @@ select p.id, p.username,
     'avatar_url', p.avatar_url,
     'time_zone', p.time_zone,
     'is_private', p.is_private,
-    'followers_count', p.followers_count + (select coalesce(sum(d.delta), 0)::integer from private.pending_counts d
-      where d.counter = 'followers' and d.target_id = p.id),
-    'following_count', p.following_count + (select coalesce(sum(d.delta), 0)::integer from private.pending_counts d
-      where d.counter = 'following' and d.target_id = p.id),
+    'followers_count', p.followers_count + coalesce((select t.delta from private.pending_totals t
+      where t.counter = 'followers' and t.target_id = p.id), 0),
+    'following_count', p.following_count + coalesce((select t.delta from private.pending_totals t
+      where t.counter = 'following' and t.target_id = p.id), 0),
     'posts_count', p.posts_count,
     'banned', p.banned_at is not null,
     'created_at', p.created_at,
@@ -60,10 +60,10 @@ select p.id, p.author_id, p.day, p.created_at,
     'emotion', p.emotion,
     'privacy', p.privacy,
     'day', p.day,
-    'likes_count', p.likes_count + (select coalesce(sum(d.delta), 0)::integer from private.pending_counts d
-      where d.counter = 'post_likes' and d.target_id = p.id),
-    'comments_count', p.comments_count + (select coalesce(sum(d.delta), 0)::integer from private.pending_counts d
-      where d.counter = 'post_comments' and d.target_id = p.id),
+    'likes_count', p.likes_count + coalesce((select t.delta from private.pending_totals t
+      where t.counter = 'post_likes' and t.target_id = p.id), 0),
+    'comments_count', p.comments_count + coalesce((select t.delta from private.pending_totals t
+      where t.counter = 'post_comments' and t.target_id = p.id), 0),
     'banned', p.banned_at is not null,
     'created_at', p.created_at,
     'edited_at', p.edited_at,
@@ -97,8 +97,8 @@ select c.id, c.post_id, c.parent_id, c.created_at, d.can_delete,
     'parent_id', c.parent_id,
     'author', (select a.card from private.cards a where a.id = c.author_id),
     'body', c.body,
-    'likes_count', c.likes_count + (select coalesce(sum(d.delta), 0)::integer from private.pending_counts d
-      where d.counter = 'comment_likes' and d.target_id = c.id),
+    'likes_count', c.likes_count + coalesce((select t.delta from private.pending_totals t
+      where t.counter = 'comment_likes' and t.target_id = c.id), 0),
     'replies_count', c.replies_count,
     'mentions', coalesce((select jsonb_agg(a.card order by a.card ->> 'username')
       from public.comment_mentions m join private.cards a on a.id = m.user_id where m.comment_id = c.id), '[]'::jsonb),

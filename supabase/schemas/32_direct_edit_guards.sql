@@ -841,7 +841,7 @@ as $$
   ),
   -- Counter changes left while their row was busy (10_counters.sql): a counter is its column plus these.
   pending as materialized (
-    select d.counter, d.target_id, sum(d.delta)::integer as delta from private.pending_counts d group by 1, 2
+    select t.counter, t.target_id, t.delta from private.pending_totals t
   )
   -- The counters as private.recount_counters() computes them: one grouped scan of each counted table.
   select 'counter', 'user', p.id,
