@@ -64,9 +64,10 @@ begin
     perform from public.profiles p where p.id = p_target for no key update skip locked;
   end if;
   if not found then
-    if (p_counter in ('post_likes', 'post_comments') and exists (select from public.posts p where p.id = p_target))
+    -- A fold (p_delta 0) of a row busy this instant leaves its pending changes for the next.
+    if p_delta <> 0 and ((p_counter in ('post_likes', 'post_comments') and exists (select from public.posts p where p.id = p_target))
        or (p_counter = 'comment_likes' and exists (select from public.comments c where c.id = p_target))
-       or (p_counter in ('followers', 'following') and exists (select from public.profiles p where p.id = p_target)) then
+       or (p_counter in ('followers', 'following') and exists (select from public.profiles p where p.id = p_target))) then
       insert into private.pending_counts (counter, target_id, delta) values (p_counter, p_target, p_delta);
     end if;
     return;

@@ -66,6 +66,23 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     180_000,
   );
 
+  it('fold and recount while a counted row is busy: its pending change waits for the next fold, nothing fails', async () => {
+    const author = await createAccount('busy');
+    const fan = await createAccount('busyfan');
+    const post = await rpc(author, 'create_post', { p_body: 'wanted' });
+    await asRoot.begin(async (holder) => {
+      await holder`select 1 from public.posts where id = ${post.id} for no key update`;
+      await rpc(fan, 'like_post', { p_post_id: post.id });
+      await asRoot`select private.fold_pending_counts()`;
+      expect(await asRoot`select delta from private.pending_counts where target_id = ${post.id}`).toEqual([{
+        delta: 1,
+      }]);
+    });
+    await asRoot`select private.fold_pending_counts()`;
+    expect(await asRoot`select likes_count from public.posts where id = ${post.id}`).toEqual([{ likes_count: 1 }]);
+    expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id}`).toEqual([]);
+  });
+
   it("take a deleted account's likes off every post it liked, in one statement, and keep the others' likes", async () => {
     const [leaver, stayer, author] = await Promise.all(
       ['leaver', 'stayer', 'author'].map((label) => createAccount(label)),
