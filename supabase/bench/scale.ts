@@ -28,7 +28,7 @@ import { measureGrowth } from './growth.ts';
 import { explainNested } from './plans.ts';
 import { type RestCase, restCases } from './rest.ts';
 import { seed } from './seed.ts';
-import { benchDirName, readSeedRecord, type SeedRecord, seedRecordFile } from './kept.ts';
+import { benchDirName, holdsSeededNetwork, readSeedRecord, type SeedRecord, seedRecordFile } from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import { startHeader } from './start-header.ts';
 import { seconds } from './stats.ts';
@@ -83,10 +83,7 @@ function settings(args: string[]): Settings {
 
 async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string): Promise<SeedRecord> {
   const recordFile = seedRecordFile(dir);
-  const seeded = await queryValue(
-    stack.superuserUrl,
-    `select exists (select 1 from public.profiles where username = 'celebrity')`,
-  ) === 't';
+  const seeded = await holdsSeededNetwork(stack);
   const kept = await readSeedRecord(dir);
   if (s.keep && seeded && kept) {
     info(`--keep: reusing the database seeded at scale ${kept.scale} on ${kept.at}`);
