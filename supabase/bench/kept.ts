@@ -12,6 +12,11 @@ export function benchDirName(scale: number): string {
   return scale === 1 ? 'bench' : `bench-scale-${scale}`;
 }
 
+/** Above full size a replica would double the disk and replay every row of the seed: off unless asked for. */
+export function replicaByDefault(scale: number): boolean {
+  return scale <= 1;
+}
+
 /** What the seeding run recorded, so a later run knows its scale and can print its seed times. */
 export interface SeedRecord {
   scale: number;

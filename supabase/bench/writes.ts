@@ -21,7 +21,7 @@ import { info, step } from '../stack/log.ts';
 import { pgBinDir, queryValue, roleUrl } from '../stack/postgres.ts';
 import { type Stack, up } from '../stack/stack.ts';
 import { type Driver, signUpDrivers } from './drivers.ts';
-import { upKeptBench } from './kept.ts';
+import { replicaByDefault, upKeptBench } from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import type { Load } from './load.ts';
 import { runPgbench, runPgbenchPair } from './pgbench.ts';
@@ -111,10 +111,10 @@ async function testStack() {
   return { stack, dir: test.dir, database: 'database: the test stack, fresh (the targets made for the run)' };
 }
 
-/** The kept bench database, with its replica as the test stack has one. */
+/** The kept bench database, with a replica as the test stack has one, as `bench:scale` does up to full size. */
 async function keptStack() {
   const scale = Number(Deno.env.get('BENCH_SCALE') || 1);
-  const { stack, bench, record } = await upKeptBench(scale, { replica: true });
+  const { stack, bench, record } = await upKeptBench(scale, { replica: replicaByDefault(scale) });
   const sizes = await queryValue(
     stack.superuserUrl,
     `select format('%s posts, %s comments; the hot post has %s likes, the hot account %s followers',
@@ -126,8 +126,8 @@ async function keptStack() {
   return {
     stack,
     dir: bench.dir,
-    database:
-      `database: the kept bench database at scale ${record.scale}, seeded ${record.at} (${bench.dir}): ${sizes}`,
+    database: `database: the kept bench database at scale ${record.scale}, seeded ${record.at} (${bench.dir}), ` +
+      `${bench.replica ? 'with' : 'without'} its replica: ${sizes}`,
   };
 }
 
