@@ -28,7 +28,14 @@ import { measureGrowth } from './growth.ts';
 import { explainNested } from './plans.ts';
 import { type RestCase, restCases } from './rest.ts';
 import { seed } from './seed.ts';
-import { benchDirName, readSeedRecord, type SeedRecord, seedRecordFile } from './kept.ts';
+import {
+  benchDirName,
+  holdsSeededNetwork,
+  readSeedRecord,
+  replicaByDefault,
+  type SeedRecord,
+  seedRecordFile,
+} from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import { startHeader } from './start-header.ts';
 import { seconds } from './stats.ts';
@@ -73,8 +80,7 @@ function settings(args: string[]): Settings {
     keep: args.includes('--keep'),
     seedOnly: args.includes('--seed-only'),
     scale,
-    // Above full size a replica would double the disk and replay every row of the seed: off unless asked for.
-    replica: replica ? replica === 'on' : scale <= 1,
+    replica: replica ? replica === 'on' : replicaByDefault(scale),
     seconds: number('BENCH_SECONDS', 5),
     recountCapSeconds: number('BENCH_RECOUNT_CAP', 300),
     drivers: Math.max(2, Math.round(number('BENCH_DRIVERS', 16))), // the reader and at least one writer
@@ -83,10 +89,7 @@ function settings(args: string[]): Settings {
 
 async function seedOrKeep(stack: Stack, dir: string, s: Settings, logDir: string): Promise<SeedRecord> {
   const recordFile = seedRecordFile(dir);
-  const seeded = await queryValue(
-    stack.superuserUrl,
-    `select exists (select 1 from public.profiles where username = 'celebrity')`,
-  ) === 't';
+  const seeded = await holdsSeededNetwork(stack);
   const kept = await readSeedRecord(dir);
   if (s.keep && seeded && kept) {
     info(`--keep: reusing the database seeded at scale ${kept.scale} on ${kept.at}`);

@@ -13,14 +13,14 @@
 //                              cannot hold a second copy of the database (default on)
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { localDir, profile, readConfig, repoRoot } from '../stack/config.ts';
+import { repoRoot } from '../stack/config.ts';
 import { info, step, warn } from '../stack/log.ts';
 import { queryValue } from '../stack/postgres.ts';
-import { type Stack, up } from '../stack/stack.ts';
+import type { Stack } from '../stack/stack.ts';
 import { logPath } from '../stack/processes.ts';
 import { pidOf } from '../stack/supervisor.ts';
 import { type Driver, signOutEverywhere, signUpDrivers } from './drivers.ts';
-import { benchDirName, readSeedRecord } from './kept.ts';
+import { upKeptBench } from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import { mix, type Targets } from './soak-mix.ts';
 import { client, Recorder, runLoad, warmUp } from './soak-load.ts';
@@ -156,31 +156,11 @@ async function header(s: Settings, stack: Stack, dataDir: string, seededAt: stri
 export async function soakBench(args: string[]): Promise<void> {
   const s = settings(args);
   const started = await startHeader();
-  const dirName = benchDirName(s.scale);
-  const record = await readSeedRecord(join(localDir, dirName));
-  if (!record) {
-    throw new Error(
-      `no seeded bench database at scale ${s.scale} in .local/${dirName}: seed it first with ` +
-        `\`BENCH_SCALE=${s.scale} npm run bench:scale -- --seed-only\``,
-    );
-  }
   // The replica is part of what the soak watches: made from the kept database the first time (a copy of it).
   // V8 traces each collection of the function's heap into its log, where the sampler reads them.
-  const bench = profile('bench', readConfig(), {
-    keep: true,
-    replica: s.replica,
-    dirName,
-    facadeV8Flags: ['--trace-gc'],
-  });
-  const stack = await up(bench);
-  if (stack.authUnavailable) throw new Error(`the soak needs Supabase Auth: ${stack.authUnavailable}`);
+  const { stack, bench, record } = await upKeptBench(s.scale, { replica: s.replica, facadeV8Flags: ['--trace-gc'] });
   if (!stack.poolerUrl) throw new Error('the soak needs the pooler');
   if (s.replica && !stack.replicaUrl) throw new Error('the soak needs the replica (or BENCH_REPLICA=off)');
-  const seeded = await queryValue(
-    stack.superuserUrl,
-    `select exists (select 1 from public.profiles where username = 'celebrity')`,
-  ) === 't';
-  if (!seeded) throw new Error(`the bench database in ${bench.dir} holds no seeded network: seed it again`);
   const root = postgres(stack.superuserUrl, { max: 2, onnotice: () => {} });
   let restoreLimits: (() => Promise<void>) | undefined;
   try {

@@ -1,13 +1,16 @@
 // `npm run bench:writes`: how writes scale (issue 55; docs/PERFORMANCE.md, "What breaks first as traffic grows").
-// On a fresh test stack (its ports; STACK_TEST_PORT_SHIFT moves them), signed-in callers toggle post likes, comment
+// On a fresh test stack (its ports; STACK_TEST_PORT_SHIFT moves them), or with --keep on the seeded network of a
+// kept bench database (the stack of `bench:scale`, ports +2000), signed-in callers toggle post likes, comment
 // likes and follows, at 16 and 64 callers, on one hot target (everyone likes the same post or comment, follows the
-// same account) and on spread targets (caller n likes caller n + 1's post or comment, follows caller n + 1), through
+// same account) and on spread targets (each caller its own post, comment and account: write-targets.ts), through
 // the facade (the gateway, wrk), PostgREST's rpc() (wrk) and pgbench of the same SQL function as each caller. Every
 // target belongs to someone else, so each like and follow notifies its author, hot or spread. Then the post like
 // with and without the write's announcement (private.note_write, the bump of the caller's write count that the
 // facade and PostgREST make with every write), side by side in one pgbench run. Prints rates, p50, p99, the
 // primary's CPU per write and the ratios the issue asks for: a hot target against spread ones, the facade against
 // pgbench, the writes with their announcement against the same writes without.
+//   --keep         run on the kept bench database of BENCH_SCALE (default 1: 1 M posts), seeded beforehand by
+//                  `bench:scale --seed-only`
 //   BENCH_SECONDS (default 10) per run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,14 +18,17 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { profile, readConfig } from '../stack/config.ts';
 import { info, step } from '../stack/log.ts';
-import { pgBinDir, roleUrl } from '../stack/postgres.ts';
+import { pgBinDir, queryValue, roleUrl } from '../stack/postgres.ts';
 import { type Stack, up } from '../stack/stack.ts';
 import { type Driver, signUpDrivers } from './drivers.ts';
+import { replicaByDefault, upKeptBench } from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import type { Load } from './load.ts';
 import { runPgbench, runPgbenchPair } from './pgbench.ts';
 import { withPrimaryCpu } from './primary-cpu.ts';
+import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
+import { type Aim, createTargets, findSeededTargets, type Targets } from './write-targets.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
 const callerCounts = [16, 64];
@@ -31,14 +37,14 @@ const doors = ['facade', 'PostgREST', 'pgbench'] as const;
 type Target = typeof targets[number];
 type Door = typeof doors[number];
 
-/** A kind of write: its facade path, its SQL function and argument, and the target of caller `i` of `n`. */
+/** A kind of write: its facade path, its SQL function and argument, and the target of caller `i`. */
 interface Kind {
   name: string;
   path: (target: string) => string;
   fn: string;
   arg: string;
   argType: 'uuid' | 'text';
-  targetOf: (target: Target, i: number, n: number) => string;
+  targetOf: (target: Target, i: number) => string;
 }
 
 interface Row {
@@ -50,22 +56,25 @@ interface Row {
   cpuPerWrite: number;
 }
 
-export async function writesBench(): Promise<void> {
+export async function writesBench(args: string[]): Promise<void> {
+  const unknown = args.filter((arg) => arg !== '--keep');
+  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the option is --keep`);
+  const keep = args.includes('--keep');
   const seconds = Math.max(4, Number(Deno.env.get('BENCH_SECONDS') || 10));
-  const stackProfile = profile('test', readConfig());
-  const stack = await up(stackProfile);
-  if (stack.authUnavailable) throw new Error(`the benchmark signs callers in: ${stack.authUnavailable}`);
-  const logDir = join(stackProfile.dir, 'logs');
-  await ensureWrkInstalled(logDir);
+  const started = await startHeader();
+  const { stack, dir, database } = keep ? await keptStack() : await testStack();
+  await ensureWrkInstalled(join(dir, 'logs'));
   const root = postgres(stack.superuserUrl, { max: 1, onnotice: () => {} });
   const restore = await raiseLimits(root);
   const scratch = mkdtempSync(join(tmpdir(), 'writes-'));
   try {
-    // The callers, and one more account that owns the hot targets.
-    const accounts = await step('callers', () => signUpDrivers(stack, Math.max(...callerCounts) + 1));
-    const star = accounts.pop()!;
-    const kinds = await createTargets(root, star, accounts);
-    await root`analyze`;
+    const most = Math.max(...callerCounts);
+    // The callers; on the test stack also one more account, the last caller's spread target, and the star, who
+    // owns the hot targets.
+    const accounts = await step('callers', () => signUpDrivers(stack, keep ? most : most + 2, 'writer'));
+    const kinds = kindsOf(
+      keep ? await findSeededTargets(root, most) : await createTargets(root, accounts.pop()!, accounts),
+    );
     const rows: Row[] = [];
     for (const kind of kinds) {
       for (const callers of callerCounts) {
@@ -83,6 +92,10 @@ export async function writesBench(): Promise<void> {
       }
     }
     const announced = await withAndWithoutAnnouncement(stack, kinds[0], accounts.slice(0, 16), seconds, scratch);
+    const finished = `finished: ${new Date().toISOString()}, load average ${
+      Deno.loadavg().map((n) => n.toFixed(2)).join(' ')
+    }`;
+    console.log([...started, finished, database, `${seconds} s per run (BENCH_SECONDS)`, ''].join('\n'));
     console.log(report(kinds, rows, announced));
   } finally {
     await restore();
@@ -91,22 +104,36 @@ export async function writesBench(): Promise<void> {
   }
 }
 
-/** The post, comment and account everyone writes to (the star's), and each caller's own. */
-async function createTargets(root: postgres.Sql, star: Driver, callers: Driver[]): Promise<Kind[]> {
-  const post = async (author: Driver) =>
-    (await root`insert into public.posts (author_id, body) values (${author.id}, 'a day') returning id`)[0].id;
-  const comment = async (author: Driver, on: string) =>
-    (await root`insert into public.comments (post_id, author_id, body) values (${on}, ${author.id}, 'so true')
-      returning id`)[0].id;
-  const hotPost = await post(star);
-  const hotComment = await comment(star, hotPost);
-  const posts: string[] = [];
-  const comments: string[] = [];
-  for (const caller of callers) {
-    posts.push(await post(caller));
-    comments.push(await comment(caller, posts.at(-1)!));
-  }
-  const next = (i: number, n: number) => (i + 1) % n;
+async function testStack() {
+  const test = profile('test', readConfig());
+  const stack = await up(test);
+  if (stack.authUnavailable) throw new Error(`the benchmark signs callers in: ${stack.authUnavailable}`);
+  return { stack, dir: test.dir, database: 'database: the test stack, fresh (the targets made for the run)' };
+}
+
+/** The kept bench database, with a replica as the test stack has one, as `bench:scale` does up to full size. */
+async function keptStack() {
+  const scale = Number(Deno.env.get('BENCH_SCALE') || 1);
+  const { stack, bench, record } = await upKeptBench(scale, { replica: replicaByDefault(scale) });
+  const sizes = await queryValue(
+    stack.superuserUrl,
+    `select format('%s posts, %s comments; the hot post has %s likes, the hot account %s followers',
+      (select count(*) from public.posts), (select count(*) from public.comments),
+      (select likes_count from public.posts p join public.profiles a on a.id = p.author_id
+       where a.username = 'hot_author' and p.body = 'hot post 0'),
+      (select followers_count from public.profiles where username = 'celebrity'))`,
+  );
+  return {
+    stack,
+    dir: bench.dir,
+    database: `database: the kept bench database at scale ${record.scale}, seeded ${record.at} (${bench.dir}), ` +
+      `${bench.replica ? 'with' : 'without'} its replica: ${sizes}`,
+  };
+}
+
+function kindsOf(aims: Targets): Kind[] {
+  const of = (field: keyof Aim) => (target: Target, i: number) =>
+    target === 'hot' ? aims.hot[field] : aims.spread[i][field];
   return [
     {
       name: 'post like',
@@ -114,7 +141,7 @@ async function createTargets(root: postgres.Sql, star: Driver, callers: Driver[]
       fn: 'like_post',
       arg: 'p_post_id',
       argType: 'uuid',
-      targetOf: (target, i, n) => target === 'hot' ? hotPost : posts[next(i, n)],
+      targetOf: of('post'),
     },
     {
       name: 'comment like',
@@ -122,7 +149,7 @@ async function createTargets(root: postgres.Sql, star: Driver, callers: Driver[]
       fn: 'like_comment',
       arg: 'p_comment_id',
       argType: 'uuid',
-      targetOf: (target, i, n) => target === 'hot' ? hotComment : comments[next(i, n)],
+      targetOf: of('comment'),
     },
     {
       name: 'follow',
@@ -130,14 +157,14 @@ async function createTargets(root: postgres.Sql, star: Driver, callers: Driver[]
       fn: 'follow',
       arg: 'p_username',
       argType: 'text',
-      targetOf: (target, i, n) => target === 'hot' ? star.username : callers[next(i, n)].username,
+      targetOf: of('account'),
     },
   ];
 }
 
 /** The SQL of the write as each caller makes it: its target looked up by the caller's id (no table read). */
 function sqlOf(kind: Kind, target: Target, who: Driver[]): string {
-  const pairs = who.map((d, i) => `('${d.id}'::uuid, '${kind.targetOf(target, i, who.length)}'::${kind.argType})`);
+  const pairs = who.map((d, i) => `('${d.id}'::uuid, '${kind.targetOf(target, i)}'::${kind.argType})`);
   return `select public.${kind.fn}(${kind.arg} => (select t.target from (values ${pairs.join(', ')}) ` +
     `t(who, target) where t.who = auth.uid()))`;
 }
@@ -151,7 +178,7 @@ function runDoor(
   seconds: number,
   scratch: string,
 ): Promise<Load> {
-  const targetOf = (i: number) => kind.targetOf(target, i, who.length);
+  const targetOf = (i: number) => kind.targetOf(target, i);
   const tokens = who.map((d) => d.accessToken);
   if (door === 'facade') {
     return runWrk({
