@@ -1,7 +1,7 @@
 // The home feed (public.feed): the posts of the accounts the caller follows and their own, each one only if
 // the posts policy lets the caller see it, newest first, by pages.
 import { describe, expect, it } from 'vitest';
-import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
+import { type Account, banDirectly, createAccount, importedPasswordHash } from '../helpers/accounts.ts';
 import { anon, as, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
 
@@ -76,8 +76,8 @@ describe.skipIf(!authIsRunning)('the home feed', () => {
   it('keeps the same rules for a reader following more than 100 accounts', async () => {
     const word = `w${crypto.randomUUID().replace(/-/g, '').slice(0, 12)}`;
     await asRoot`
-      insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+      insert into auth.users (instance_id, id, aud, role, encrypted_password, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', ${importedPasswordHash},
         ${word} || n || '@example.test', now(), '{"provider": "email", "providers": ["email"]}',
         jsonb_build_object('username', ${word} || n), now(), now()
       from generate_series(1, 120) n`;

@@ -1,7 +1,7 @@
 // Search (public.search): accounts by name and posts by words, ranked, by pages, only what the caller may see,
 // with the text searched literally.
 import { describe, expect, it } from 'vitest';
-import { type Account, banDirectly, createAccount } from '../helpers/accounts.ts';
+import { type Account, banDirectly, createAccount, importedPasswordHash } from '../helpers/accounts.ts';
 import { anon, asRoot, errorOf, rpc } from '../helpers/db.ts';
 import type { Actor } from '../helpers/db.ts';
 import { authIsRunning } from '../helpers/stack.ts';
@@ -40,8 +40,8 @@ describe.skipIf(!authIsRunning)('search', () => {
     const word = uniqueWord();
     // 250 confirmed accounts <word>0 … <word>249, written into Auth's table as a bulk import would.
     await asRoot`
-      insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+      insert into auth.users (instance_id, id, aud, role, encrypted_password, email, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', ${importedPasswordHash},
         ${word} || n || '@example.test', now(), '{"provider": "email", "providers": ["email"]}',
         jsonb_build_object('username', ${word} || n), now(), now()
       from generate_series(0, 249) n`;
@@ -210,8 +210,8 @@ describe.skipIf(!authIsRunning)('search', () => {
     await asRoot`update public.profiles set username = ${name} where id = ${target.id}`;
     // 250 accounts named like it that never confirmed their e-mail, sorted before it (the same length).
     await asRoot`
-      insert into auth.users (instance_id, id, aud, role, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+      insert into auth.users (instance_id, id, aud, role, encrypted_password, email, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+      select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', ${importedPasswordHash},
         ${word} || n || '@example.test', '{"provider": "email", "providers": ["email"]}',
         jsonb_build_object('username', ${word} || lpad(n::text, 3, '0')), now(), now()
       from generate_series(0, 249) n`;

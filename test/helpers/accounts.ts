@@ -75,3 +75,9 @@ export async function makeAccount(
   if (created.error) throw created.error;
   return { id: created.data.user.id };
 }
+
+/**
+ * A bcrypt hash (cost 4) of a password nobody uses, for accounts written into `auth.users` in bulk: an account
+ * without one is given an unknowable password at Auth's cost (private.give_unknowable_password), some 50 ms each.
+ */
+export const importedPasswordHash = '$2a$04$Ykf8J5mfW0K/8UEby00MmuC3z0vhxmDlWvZYGPWo4xiEJCloDrAw6';
