@@ -3,8 +3,8 @@
 // processes are started exactly as the stack starts its own (facade-command.ts, stack.ts facadeEnv), and timed
 // from the spawn to the first answer of GET /health, and in other starts of GET /post/:id; and started by the
 // stack's own code (spawnFacade: setsid, its log, its readiness check), timed until that check is answered. Each version of
-// functions/api in BENCH_COLD_VERSIONS (label=git revision, comma-separated; `label=.` is the working tree) is
-// started in turn, round after round, so every version meets the same seconds of a shared, noisy machine: the
+// functions/api in BENCH_COLD_VERSIONS (label=git revision, comma-separated; `label=.` is the working tree), with
+// the flags of its revision's facade-command.ts, is started in turn, round after round, so every version meets the same seconds of a shared, noisy machine: the
 // savings are medians of one run, side by side. Then each version's breakdown (bench/cold-probe.ts), and the
 // size of what `supabase functions deploy api --use-api` uploads (function-bundle.ts). The report goes to
 // supabase/bench/reports/COLD-START.md.
@@ -30,6 +30,7 @@ const defaultVersions = [
   'route groups loaded with their first request=9a592a7',
   'jose with the first token=c52a93f',
   'no array types fetched per connection=6f69b58',
+  'role settings read at start=d14038c',
   // The same code as the line above: how far two medians of one code differ in this run.
   'the working tree=.',
 ].join(',');
@@ -110,18 +111,18 @@ async function firstAnswer(args: string[], env: Record<string, string>, url: str
  * readiness check's first answer (GET /health, asked every 5 ms).
  */
 async function startedByStack(
-  functionDir: string,
-  spawnAt: (functionDir: string) => ReturnType<typeof spawnFacade>,
+  version: Version,
+  spawnAt: (version: Version) => ReturnType<typeof spawnFacade>,
 ): Promise<Start> {
   const start = performance.now();
-  const running = await spawnAt(functionDir);
+  const running = await spawnAt(version);
   const started = { wall: performance.now() - start, cpu: cpuMs(running.pid) };
   await running.stop();
   return started;
 }
 
 async function probe(version: Version, env: Record<string, string>, postId: string): Promise<Breakdown> {
-  const args = facadeArgs(version.dir);
+  const args = facadeArgs(version.dir, version.flags);
   args.splice(-1, 1, join(repoRoot, 'supabase', 'bench', 'cold-probe.ts'), version.dir, postId);
   const spawnedAt = performance.timeOrigin + performance.now();
   const output = await new Deno.Command(Deno.execPath(), { args, env, cwd: repoRoot, stdin: 'null', stderr: 'inherit' })
@@ -136,6 +137,7 @@ function report(
   times: Map<string, Start[]>,
   breakdowns: Map<string, Breakdown[]>,
   starts: number,
+  load: string,
   upload: string,
 ): string {
   const lines = [
@@ -148,6 +150,7 @@ function report(
     "(the stack's command line and environment) to its first answer, and the CPU time the process ran until then",
     '(all its threads); "started by the stack": started by its own code (spawnFacade), until its readiness check',
     '(GET /health, asked every 5 ms) is answered. Δ: the saving against the version above.',
+    `The machine's load average (1, 5 and 15 minutes) ${load}.`,
     '',
     '| version | first GET /health | Δ | its CPU | Δ | first GET /post/:id | Δ | its CPU | Δ | started by the stack | Δ | its CPU | Δ |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -200,8 +203,8 @@ export async function coldBench(): Promise<void> {
   const databases = { primaryUrl: stack.superuserUrl, poolerUrl: stack.poolerUrl, replicaUrl: stack.replicaUrl };
   const port = stackProfile.ports.functions + 100;
   const env = { ...facadeEnv(stackProfile, stack.keys, databases), PORT: String(port) };
-  const spawnAt = (functionDir: string) =>
-    spawnFacade(stackProfile, stack.keys, databases, 'cold-start', port, join(stackProfile.dir, 'logs'), functionDir);
+  const spawnAt = (version: Version) =>
+    spawnFacade(stackProfile, stack.keys, databases, 'cold-start', port, join(stackProfile.dir, 'logs'), version);
   const scratch = mkdtempSync(join(tmpdir(), 'cold-start-'));
   try {
     const versions = await checkOut(Deno.env.get('BENCH_COLD_VERSIONS') || defaultVersions, scratch);
@@ -209,8 +212,10 @@ export async function coldBench(): Promise<void> {
     const breakdowns = new Map<string, Breakdown[]>(versions.map((v) => [v.label, []]));
     // One start each first, unmeasured: Deno compiles a version's modules once and caches the code.
     for (const version of versions) {
-      await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api/health`);
+      await firstAnswer(facadeArgs(version.dir, version.flags), env, `http://127.0.0.1:${port}/api/health`);
     }
+    const loadAverage = () => Deno.loadavg().map((figure) => figure.toFixed(1)).join(', ');
+    const loadBefore = loadAverage();
     await step(`${starts} rounds of ${versions.length} versions`, async () => {
       for (let round = 0; round < starts; round++) {
         // Each round in another order, so no version always follows the same one.
@@ -221,11 +226,11 @@ export async function coldBench(): Promise<void> {
             const key = `${version.label} ${target}`;
             times.set(key, [
               ...times.get(key) ?? [],
-              await firstAnswer(facadeArgs(version.dir), env, `http://127.0.0.1:${port}/api${path}`),
+              await firstAnswer(facadeArgs(version.dir, version.flags), env, `http://127.0.0.1:${port}/api${path}`),
             ]);
           }
           const key = `${version.label} stack`;
-          times.set(key, [...times.get(key) ?? [], await startedByStack(version.dir, spawnAt)]);
+          times.set(key, [...times.get(key) ?? [], await startedByStack(version, spawnAt)]);
           breakdowns.get(version.label)!.push(await probe(version, env, postId));
         }
       }
@@ -243,7 +248,8 @@ export async function coldBench(): Promise<void> {
         kib(bytes((p) => p.startsWith('node_modules/')))
       }; ` +
       `the platform adds ${bundle.npm.length} npm packages (${bundle.npm.map((p) => p.split('_')[0]).join(', ')}).`;
-    const text = report(versions, times, breakdowns, starts, upload);
+    const load = `was ${loadBefore} as the rounds began and ${loadAverage()} as they ended`;
+    const text = report(versions, times, breakdowns, starts, load, upload);
     const path = join(repoRoot, 'supabase', 'bench', 'reports', 'COLD-START.md');
     await Deno.writeTextFile(path, text);
     console.log(text);
