@@ -31,6 +31,7 @@ const defaultVersions = [
   'jose with the first token=c52a93f',
   'no array types fetched per connection=6f69b58',
   'role settings read at start=d14038c',
+  "Deno's --unstable-lazy-dynamic-imports=c1c96f5",
   // The same code as the line above: how far two medians of one code differ in this run.
   'the working tree=.',
 ].join(',');
