@@ -117,7 +117,8 @@ export const routeGroups: RouteGroup[] = [
     load: () => import('./docs.ts').then((m) => m.docs),
     routes: ['GET /docs', 'GET /docs/swagger-ui-dist/:file{swagger-ui\\.css|swagger-ui-bundle\\.js}'],
   },
-  // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
+  // Last: /{username} would otherwise catch the fixed paths above (/docs included; app.ts registers GET
+  // /openapi.json before every group).
   {
     load: () => import('./users.ts').then((m) => m.users),
     routes: [
