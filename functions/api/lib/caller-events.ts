@@ -18,7 +18,6 @@
 // unseen: the replica's own check then holds them once replayed, within the bound.
 import postgres from 'postgres';
 import { connectionOptions } from './pool.ts';
-import { sql } from './sql-text.ts';
 
 const channel = 'replica_reads';
 /** Beyond the staleness bound: the lag is measured every quarter second, so a replica may be that much further. */
@@ -120,13 +119,12 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   function startRoundTrip(callers: string[]): Promise<Counts> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<Counts>((resolve) => timer = setTimeout(() => resolve(undefined), roundTripBoundMs));
-    const answered = listener.unsafe(
-      sql`select user_id::text as id, writes from private.write_marks where user_id = any(${callers}::uuid[])`.text,
-    )
-      .then(
-        (rows) => new Map(rows.map((row) => [row.id as string, Number(row.writes)])),
-        () => undefined,
-      );
+    const answered =
+      listener`select user_id::text as id, writes from private.write_marks where user_id = any(${callers}::uuid[])`
+        .then(
+          (rows) => new Map(rows.map((row) => [row.id as string, Number(row.writes)])),
+          () => undefined,
+        );
     const trip = Promise.race([answered, late]).finally(() => {
       clearTimeout(timer);
       if (roundTrip === trip) roundTrip = undefined;

@@ -19,13 +19,9 @@ const maxWaitMs = 2_000;
 // another is cancelled (its client went away) it hands that statement's answer to the next one, another
 // caller's request, and never settles it (test/api/database-driver.test.ts). The gate already keeps to one
 // statement per connection, but not past a request's deadline: it then gives the place up while the statement runs.
-// fetch_types: false, since every value the facade sends is a literal in the statement's text (sql-text.ts):
-// postgres.js need not read the database's array types on each new connection, a query and its parse that
-// competed with a cold start's first request (about 3 ms of CPU each).
 const backoff = (retries: number) => Math.min(0.05 * 2 ** retries, 1);
 export const connectionOptions = {
   prepare: false,
-  fetch_types: false,
   max_pipeline: 0,
   idle_timeout: 20,
   connect_timeout: 5,

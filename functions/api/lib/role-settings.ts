@@ -2,7 +2,6 @@
 // which PostgREST applies per request because `set role` does not: read from pg_db_role_setting and kept a
 // minute, as PostgREST keeps them until its schema cache reloads.
 import type postgres from 'postgres';
-import { sql } from './sql-text.ts';
 
 /** The settings the facade applies per transaction, as set_config(name, value, true). */
 const appliedSettings = ['statement_timeout', 'lock_timeout', 'jit'];
@@ -10,21 +9,19 @@ const keptMs = 60_000;
 
 export type RoleSettings = (role: string) => Promise<[string, string][]>;
 
-export function createRoleSettings(connection: postgres.Sql): RoleSettings {
+export function createRoleSettings(sql: postgres.Sql): RoleSettings {
   let loaded: { at: number; settings: Promise<Map<string, [string, string][]>> } | undefined;
 
   async function load(): Promise<Map<string, [string, string][]>> {
     // Settings for every database first, then this database's, which override them.
-    const rows = await connection.unsafe(
-      sql`
+    const rows = await sql`
       select r.rolname as role, split_part(s.setting, '=', 1) as name, substr(s.setting, strpos(s.setting, '=') + 1) as value
       from pg_db_role_setting d
         join pg_roles r on r.oid = d.setrole
         cross join lateral unnest(d.setconfig) s(setting)
       where d.setdatabase in (0, (select oid from pg_database where datname = current_database()))
         and split_part(s.setting, '=', 1) = any(${appliedSettings})
-      order by d.setdatabase`.text,
-    );
+      order by d.setdatabase`;
     const byRole = new Map<string, Map<string, string>>();
     for (const { role, name, value } of rows) {
       byRole.set(role, (byRole.get(role) ?? new Map()).set(name, value));
