@@ -32,6 +32,7 @@ const defaultVersions = [
   'no array types fetched per connection=6f69b58',
   'role settings read at start=d14038c',
   "Deno's --unstable-lazy-dynamic-imports=c1c96f5",
+  'array types fetched again (6f69b58 reverted)=e588573',
   // The same code as the line above: how far two medians of one code differ in this run.
   'the working tree=.',
 ].join(',');
