@@ -1,34 +1,21 @@
 // The Hono app of the `api` Edge Function: routes under /api (the function's name, as the Edge Runtime
-// passes paths), one error envelope, and the OpenAPI document built from the route declarations.
+// passes paths), each group's module imported with its first request (routes/groups.ts), one error envelope,
+// and the OpenAPI document built from the route declarations.
 import { isIP } from 'node:net';
+import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { requestId } from 'hono/request-id';
 import type { Env } from './env.ts';
-import type { Deps } from './lib/context.ts';
+import type { AppEnv, Deps } from './lib/context.ts';
 import { createDeps } from './lib/deps.ts';
 import type { RequestQuota } from './lib/request-quota.ts';
 import { bufferedBody } from './lib/body.ts';
 import { caching } from './lib/caching.ts';
 import { ApiError, handleError } from './lib/errors.ts';
 import { type Quota, quotaHeaders, tighterQuota } from './lib/limits.ts';
-import { createRouter } from './lib/router.ts';
+import { mountLazily } from './lib/lazy-routes.ts';
 import { utf8Only } from './lib/utf8.ts';
-import { account } from './routes/account.ts';
-import { accountUndo } from './routes/account-undo.ts';
-import { admin } from './routes/admin.ts';
-import { auth } from './routes/auth.ts';
-import { comments } from './routes/comments.ts';
-import { docs, openApiRoute } from './routes/docs.ts';
-import { accountExport } from './routes/export.ts';
-import { feed } from './routes/feed.ts';
-import { health } from './routes/health.ts';
-import { mfa } from './routes/mfa.ts';
-import { notifications } from './routes/notifications.ts';
-import { posts } from './routes/posts.ts';
-import { search } from './routes/search.ts';
-import { sendEmailHook } from './routes/send-email-hook.ts';
-import { sessions } from './routes/sessions.ts';
-import { users } from './routes/users.ts';
+import { documentedRoutes, routeGroups } from './routes/groups.ts';
 
 const maxBodyBytes = 64 * 1024;
 const bodyDeadlineMs = 10_000;
@@ -57,7 +44,7 @@ function allowedMethods(routes: { method: string; path: string }[], path: string
 }
 
 export function createApp(env: Env, deps: Deps = createDeps(env)) {
-  const app = createRouter().basePath('/api');
+  const app = new Hono<AppEnv>().basePath('/api');
   app.use(requestId());
   // Browsers on any origin may call the API: credentials travel in the Authorization header, never in
   // cookies, so a page on another origin can do nothing a script with the token could not do anyway. The
@@ -115,35 +102,15 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
   app.use(utf8Only);
   app.use(bufferedBody(maxBodyBytes, bodyDeadlineMs));
 
-  app.route('/', health);
-  app.route('/', auth);
-  app.route('/', accountUndo);
-  app.route('/', account);
-  app.route('/', sessions);
-  app.route('/', mfa);
-  app.route('/', accountExport);
-  app.route('/', posts);
-  app.route('/', comments);
-  app.route('/', admin);
-  app.route('/', feed);
-  app.route('/', notifications);
-  app.route('/', search);
-  // Supabase Auth's Send Email hook: outside the OpenAPI document, for Auth alone.
-  app.route('/', sendEmailHook);
-
-  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    bearerFormat: 'JWT',
-  });
   // Built when first asked, then kept: the routes do not change once the app is built, and a start that never
-  // serves the document never pays for it, nor for the modules only it needs (every operation's codes).
-  let document: Promise<ReturnType<typeof app.getOpenAPI31Document>> | undefined;
-  app.openapi(openApiRoute, async (c) => {
-    document ??= Promise.all([import('./lib/openapi.ts'), import('./lib/overview.ts')]).then((
-      [{ withCommonErrors, withErrorCodes, withHeadersAndTags }, { apiOverview }],
+  // serves the document never pays for it, nor for the modules only it needs (every group's, every operation's
+  // codes). Registered first: users' /{username} would otherwise catch it.
+  let document: Promise<unknown> | undefined;
+  app.get('/openapi.json', async function getOpenApiDocument(c) {
+    document ??= Promise.all([documentedRoutes(), import('./lib/openapi.ts'), import('./lib/overview.ts')]).then((
+      [routes, { withCommonErrors, withErrorCodes, withHeadersAndTags }, { apiOverview }],
     ) =>
-      withHeadersAndTags(withErrorCodes(withCommonErrors(app.getOpenAPI31Document({
+      withHeadersAndTags(withErrorCodes(withCommonErrors(routes.getOpenAPI31Document({
         openapi: '3.1.0',
         info: { title: 'DayKeeper social API', version: '0.1.0', description: apiOverview },
         servers: [{ url: `${env.SUPABASE_URL}/functions/v1` }],
@@ -151,9 +118,7 @@ export function createApp(env: Env, deps: Deps = createDeps(env)) {
     );
     return c.json(await document);
   });
-  app.route('/', docs);
-  // Last: /{username} would otherwise catch the fixed paths above (the OpenAPI document and /docs included).
-  app.route('/', users);
+  for (const group of routeGroups) mountLazily(app, group);
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const allowed = allowedMethods(app.routes, path);

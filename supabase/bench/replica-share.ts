@@ -114,7 +114,7 @@ export async function replicaShareBench(): Promise<void> {
 
     const measure = async (version: Version): Promise<Run> => {
       const child = new Deno.Command(Deno.execPath(), {
-        args: facadeArgs(version.dir),
+        args: facadeArgs(version.dir, version.flags),
         env,
         cwd: repoRoot,
         stdin: 'null',

@@ -11,6 +11,9 @@ export const facadeFlags = [
   // A request's signal aborts only when its client goes away (the facade cancels the statement then), not after
   // every answer as Deno's legacy behaviour does: that built an exception per request and warned in the log.
   '--unstable-no-legacy-abort',
+  // A dynamic import's modules are read when it runs, not all at start: Deno otherwise walks every route group's
+  // module graph before the first line (a cold start loads only the groups it is asked for: routes/groups.ts).
+  '--unstable-lazy-dynamic-imports',
 ];
 
 /** `deno` arguments that run the function in `functionDir` with `flags`. */

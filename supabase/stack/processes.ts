@@ -113,14 +113,14 @@ export async function spawnReady(
   name: string,
   command: string,
   options: SpawnOptions,
-  ready: { what: string; check: () => Promise<boolean> },
+  ready: { what: string; check: () => Promise<boolean>; intervalMs?: number },
 ): Promise<Running> {
   const running = await spawn(name, command, options);
   const exitedEarly = running.exited.then(async (how) => {
     throw new Error(`${name} exited while starting (${how}):\n${await tail(logPath(options.logDir, name), 8)}`);
   });
   try {
-    await Promise.race([waitFor(ready.what, ready.check), exitedEarly]);
+    await Promise.race([waitFor(ready.what, ready.check, undefined, ready.intervalMs), exitedEarly]);
   } catch (error) {
     await running.stop();
     throw error;
@@ -173,11 +173,16 @@ export function assertPortFree(port: number, what: string, shiftVariable?: strin
   }
 }
 
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 60_000,
+  intervalMs = 200,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`${what} was not ready after ${timeoutMs / 1000} s`);
 }

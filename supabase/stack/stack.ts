@@ -235,7 +235,8 @@ export function facadeEnv(profile: Profile, keys: StackKeys, databases: FacadeDa
 
 /**
  * Starts the facade as its own Deno process from functions/api/index.ts, as the Edge Runtime would run it, on
- * `port`. The stack runs one under supervision; the scale benchmark starts others beside it.
+ * `port`. The stack runs one under supervision; the scale benchmark starts others beside it, and the cold-start
+ * benchmark times it, another checkout's (`checkout`: its folder and the flags its stack ran it with) too.
  */
 export function spawnFacade(
   profile: Profile,
@@ -244,16 +245,19 @@ export function spawnFacade(
   name: string,
   port: number,
   logDir: string,
+  checkout = { dir: join(repoRoot, 'functions', 'api'), flags: facadeFlags },
 ): Promise<Running> {
   const env = { ...facadeEnv(profile, keys, databases), PORT: String(port) };
   const traced = Boolean(profile.facadeV8Flags?.length);
   const v8Flags = traced ? [`--v8-flags=${profile.facadeV8Flags!.join(',')}`] : [];
-  const args = facadeArgs(join(repoRoot, 'functions', 'api'), [...facadeFlags, ...v8Flags]);
+  const args = facadeArgs(checkout.dir, [...checkout.flags, ...v8Flags]);
   // V8 prints its traces through C's stdout, which holds 4 KB when it is a pipe: coreutils' stdbuf makes it
   // write each line as printed (and execs Deno, so the pid stays the function's).
   const [command, commandArgs] = traced ? ['stdbuf', ['-oL', Deno.execPath(), ...args]] : [Deno.execPath(), args];
   return spawnReady(name, command, { args: commandArgs, env, cwd: repoRoot, logDir }, {
     what: 'the api function',
+    // Asked every 5 ms: it answers within a fraction of a second of its spawn (bench:cold, "started by the stack").
+    intervalMs: 5,
     // Any answer will do (its /health is 503 while Auth is down): the function serves.
     check: async () => {
       const response = await fetch(`http://127.0.0.1:${port}/api/health`);

@@ -3,18 +3,21 @@
 import type { RouteConfig, z } from '@hono/zod-openapi';
 import { createApp } from '../../functions/api/app.ts';
 import { parseEnv } from '../../functions/api/env.ts';
+import { documentedRoutes } from '../../functions/api/routes/groups.ts';
 
-// The app itself, built in-process (no database, no network): a router mounted in functions/api/app.ts is seen
-// here, and by every guard that reads these lists, with no list to add it to.
+// The app itself, built in-process (no database, no network), and every route group it mounts, imported as its
+// OpenAPI document does: a group listed in functions/api/routes/groups.ts is seen here, and by every guard that
+// reads these lists, with no list to add it to.
 const app = createApp(parseEnv({
   SUPABASE_URL: 'http://127.0.0.1:54321',
   SUPABASE_DB_URL: 'postgresql://unused@127.0.0.1:9/unused',
   SUPABASE_ANON_KEY: 'unused',
   SUPABASE_SERVICE_ROLE_KEY: 'unused',
 }));
+const documented = await documentedRoutes();
 
 /** Every route the OpenAPI document documents, its path without `/api`, as its router declared it. */
-export const routes: RouteConfig[] = app.openAPIRegistry.definitions.flatMap((definition) =>
+export const routes: RouteConfig[] = documented.openAPIRegistry.definitions.flatMap((definition) =>
   definition.type === 'route' ? [definition.route] : []
 );
 
@@ -54,7 +57,7 @@ export function successSchema(name: string): z.ZodType {
 
 /** Every parameter called `name` in the OpenAPI document the routes make. */
 export function openApiParameters(name: string): { name: string; description?: string }[] {
-  const { paths = {} } = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
+  const { paths = {} } = documented.getOpenAPI31Document({ openapi: '3.1.0', info: { title: '', version: '' } });
   return Object.values(paths).flatMap((operations) =>
     Object.values(operations as Record<string, { parameters?: { name: string; description?: string }[] }>)
   )

@@ -42,8 +42,10 @@ async function writeRequestCounts(db: Database, counts: UnwrittenCount[]): Promi
 /**
  * Starts opening the database connections a first request uses (the probe's, one of the pool's, the replicas'),
  * without waiting for them: index.ts calls it before the routes load, so they open meanwhile (a cold start's
- * first request then finds them open). A failure is left for the requests to meet.
+ * first request then finds them open). The probe's first statement reads the role settings every request's
+ * transaction begins with, so the first request does not wait for them either. A failure is left for the
+ * requests to meet.
  */
 export function openConnections({ db }: Deps): void {
-  void Promise.allSettled([db.probe`select 1`, db.sql`select 1`, db.replicas.usable()]);
+  void Promise.allSettled([db.roleSettings('anon'), db.sql`select 1`, db.replicas.usable()]);
 }

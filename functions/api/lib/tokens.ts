@@ -1,7 +1,7 @@
 // Who is calling: the access token Supabase Auth issued, verified here (signature, expiry, audience, issuer) before
 // the database is asked anything. ES256/RS256 tokens are checked against Auth's public keys (JWKS); HS256
 // only when the project still has a legacy secret configured. Anything else, `alg: none` included, is refused.
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { JWTPayload, JWTVerifyGetKey } from 'jose';
 import { ApiError } from './errors.ts';
 import { createTokenCache } from './token-cache.ts';
 
@@ -30,29 +30,40 @@ function invalidToken(message = 'The access token is invalid or expired'): ApiEr
   return new ApiError(401, 'invalid_token', message);
 }
 
-export function createTokenVerifier(options: TokenVerifierOptions) {
+/** jose and the keys a token's signature is checked against, made when the first token comes. */
+async function loadVerification(options: TokenVerifierOptions) {
+  const jose = await import('jose');
   // Fetched keys are kept for good and fetched again only for a token signed with a key they lack (at most
   // every 30 s), so that tokens keep being verified while Auth is down.
   const publicKeys: JWTVerifyGetKey = options.jwks
-    ? createLocalJWKSet(options.jwks as Parameters<typeof createLocalJWKSet>[0])
-    : createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`), {
+    ? jose.createLocalJWKSet(options.jwks as Parameters<typeof jose.createLocalJWKSet>[0])
+    : jose.createRemoteJWKSet(new URL(`${options.authUrl}/.well-known/jwks.json`), {
       cacheMaxAge: Infinity,
       timeoutDuration: 3000,
     });
+  return { jose, publicKeys };
+}
+
+export function createTokenVerifier(options: TokenVerifierOptions) {
+  // jose is imported with the first token: a cold start whose first request carries none (a health check, an
+  // anonymous read) does not load it.
+  let verification: ReturnType<typeof loadVerification> | undefined;
   const secret = options.jwtSecret ? new TextEncoder().encode(options.jwtSecret) : undefined;
   // This project's Auth: a token another project's Auth signed with a key we trust is still refused.
   const issuer = options.authUrl;
 
   async function verifySignature(token: string): Promise<JWTPayload> {
+    const { jose, publicKeys } = await (verification ??= loadVerification(options));
     try {
-      const verified = await jwtVerify(token, publicKeys, { audience, issuer, algorithms: ['ES256', 'RS256'] })
+      const verified = await jose.jwtVerify(token, publicKeys, { audience, issuer, algorithms: ['ES256', 'RS256'] })
         .catch((error) => {
           if (!secret) throw error;
-          return jwtVerify(token, secret, { audience, issuer, algorithms: ['HS256'] });
+          return jose.jwtVerify(token, secret, { audience, issuer, algorithms: ['HS256'] });
         });
       return verified.payload;
     } catch (error) {
       // Auth's keys could not be fetched (no answer, or not a 200): nothing is known about the token yet.
+      const { errors } = jose;
       const unfetched = error instanceof errors.JWKSTimeout || error instanceof TypeError ||
         (error instanceof errors.JOSEError && error.code === 'ERR_JOSE_GENERIC');
       if (unfetched) {

@@ -9,8 +9,8 @@ import type { MiddlewareHandler } from 'hono';
 import { createRoute, z } from '@hono/zod-openapi';
 import { createRouter } from '../lib/router.ts';
 
-// The one route declared apart from its handler, which app.ts writes: it builds the document from every router.
-export const openApiRoute = createRoute({
+// The one route declared apart from its handler, which app.ts writes: it builds the document from every group.
+const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
@@ -54,7 +54,10 @@ function swaggerPage(): Promise<MiddlewareHandler> {
   );
 }
 
-export const docs = createRouter()
+export const docs = createRouter();
+// In this group's part of the document; app.ts serves it, before users' /{username}, which would catch it.
+docs.openAPIRegistry.registerPath(openApiRoute);
+docs
   .get('/docs', async function swaggerUi(c, next) {
     return (await swaggerPage())(c, next);
   })
