@@ -175,8 +175,11 @@ language plpgsql
 set search_path = ''
 as $$
 begin
-  if new.follower_id <> old.follower_id or new.followee_id <> old.followee_id
-     or not (old.status = 'pending' and new.status = 'accepted') then
+  -- A follow moved to another pair is refused by private.refuse_row_move (32_direct_edit_guards.sql).
+  if (new.follower_id, new.followee_id) is distinct from (old.follower_id, old.followee_id) then
+    return new;
+  end if;
+  if not (old.status = 'pending' and new.status = 'accepted') then
     perform private.fail(400, 'invalid_transition', 'Only a pending follow request can be accepted');
   end if;
   new.since := now();

@@ -1,9 +1,8 @@
 -- What a direct edit meets (docs/DATABASE.md, "Admins in Studio"): Studio's table editor writes as `postgres`, so
 -- row-level security does not apply, but these triggers do. The counters follow their rows only (the counting
 -- triggers of 10_counters.sql and private.recount_counters()); a like, comment, block or report stays with what
--- it was made for (moving one would leave the counters and summaries behind: delete it and insert another; a
--- follow's pair is held by private.check_follow_update); and the counted tables are not truncated behind the
--- counters' back.
+-- it was made for (moving one would leave the counters and summaries behind: delete it and insert another); and
+-- the counted tables are not truncated behind the counters' back.
 
 -- A counter set by hand. The counting triggers update counters from inside a trigger (pg_trigger_depth() > 0),
 -- and private.recount_counters() says it is recounting: any other change is refused.
@@ -127,6 +126,12 @@ end;
 $$;
 revoke execute on function private.refuse_row_move() from public;
 comment on function private.refuse_row_move() is 'Trigger: refuses moving a row to another target (its arguments name the columns), delete and insert instead.';
+
+create trigger refuse_row_move
+before update of follower_id, followee_id on public.follows
+for each row
+when (old.follower_id is distinct from new.follower_id or old.followee_id is distinct from new.followee_id)
+execute function private.refuse_row_move('follower_id', 'followee_id');
 
 create trigger refuse_row_move
 before update of post_id, user_id on public.post_likes

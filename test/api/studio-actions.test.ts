@@ -91,6 +91,6 @@ const catalogueCounts = {
   'auth-admin': 19,
   'table-editor': 148,
   'csv-import': 7,
-  triggers: 264,
+  triggers: 266,
   'sql-editor-impersonation': 11,
 };

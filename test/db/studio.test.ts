@@ -181,7 +181,7 @@ studio('direct edits that would corrupt counters or summaries (supabase/schemas/
     ) expect(await errorOf(move)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
     const follow =
       asRoot`update public.follows set followee_id = ${fan.id}, follower_id = ${author.id} where follower_id = ${fan.id}`;
-    expect(await errorOf(follow)).toMatchObject({ hint: 'invalid_transition' });
+    expect(await errorOf(follow)).toMatchObject({ code: 'PT403', hint: 'row_cannot_move' });
     // The like is deleted and made again on the other post: both counts follow.
     await asRoot`delete from public.post_likes where post_id = ${first.id}`;
     await asRoot`insert into public.post_likes (post_id, user_id) values (${second.id}, ${fan.id})`;

@@ -100,6 +100,7 @@ export const productTriggers: Record<string, string[]> = {
     'notify_follow',
     'notify_follow_accepted',
     'refuse_counted_truncate',
+    'refuse_row_move',
     'refuse_self_pair',
     'sync_feed_source',
     'values_required',

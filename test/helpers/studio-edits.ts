@@ -402,8 +402,8 @@ const relations: StudioAction[] = [
     expect(after.other!.followers_count).toBe(before.other!.followers_count + 1);
   }, { what: 'of a request', prepare: requestOther, key: (s) => ({ follower_id: s.fan.id, followee_id: s.other.id }) }),
   update('follows', 'status', () => 'pending', refused('invalid_transition'), undefined, { what: 'back to pending' }),
-  update('follows', 'followee_id', (s) => s.other.id, refused('invalid_transition')),
-  update('follows', 'follower_id', (s) => s.other.id, refused('invalid_transition')),
+  update('follows', 'followee_id', (s) => s.other.id, moveRefused),
+  update('follows', 'follower_id', (s) => s.other.id, moveRefused),
   remove('follows', kept, (_s, before, after) => {
     expect(after.author!.followers_count).toBe(before.author!.followers_count - 1);
     expect(after.feed).toEqual([]);
