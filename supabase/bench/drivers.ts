@@ -17,7 +17,7 @@ export interface Driver {
 
 export const driverPassword = 'bench driver password';
 
-async function signUp(stack: Stack, username: string, email: string): Promise<void> {
+async function signUp(stack: Stack, username: string, email: string, tries = 3): Promise<void> {
   const response = await fetch(`${stack.urls.auth}/admin/users`, {
     method: 'POST',
     headers: {
@@ -33,6 +33,9 @@ async function signUp(stack: Stack, username: string, email: string): Promise<vo
     }),
   });
   const body = await response.json();
+  // Auth answers 504 when hashing many passwords at once overruns its request timeout on a busy machine; it asks
+  // to retry (an account it made meanwhile answers email_exists then).
+  if (body.error_code === 'request_timeout' && tries > 1) return signUp(stack, username, email, tries - 1);
   if (!response.ok && body.error_code !== 'email_exists') {
     throw new Error(`sign-up of ${username}: ${JSON.stringify(body)}`);
   }

@@ -1,14 +1,16 @@
 // `npm run bench:writes`: how writes scale (issue 55; docs/PERFORMANCE.md, "What breaks first as traffic grows").
 // On a fresh test stack (its ports; STACK_TEST_PORT_SHIFT moves them), or with --keep on the seeded network of a
 // kept bench database (the stack of `bench:scale`, ports +2000), signed-in callers toggle post likes, comment
-// likes and follows, at 16 and 64 callers, on one hot target (everyone likes the same post or comment, follows the
-// same account) and on spread targets (each caller its own post, comment and account: write-targets.ts), through
+// likes and follows and write comments, at 16 and 64 callers, on one hot target (everyone likes or comments the
+// same post, likes the same comment, follows the same account) and on spread targets (each caller its own post,
+// comment and account: write-targets.ts), through
 // the facade (the gateway, wrk), PostgREST's rpc() (wrk) and pgbench of the same SQL function as each caller. Every
 // target belongs to someone else, so each like and follow notifies its author, hot or spread. Then the post like
 // with and without the write's announcement (private.note_write, the bump of the caller's write count that the
 // facade and PostgREST make with every write), side by side in one pgbench run. Prints rates, p50, p99, the
 // primary's CPU per write and the ratios the issue asks for: a hot target against spread ones, the facade against
-// pgbench, the writes with their announcement against the same writes without.
+// pgbench, the writes with their announcement against the same writes without. Last, reports of one post by many
+// accounts at once against reports of a post each (report-bursts.ts; BENCH_REPORT_ROUNDS rounds, default 8).
 //   --keep         run on the kept bench database of BENCH_SCALE (default 1: 1 M posts), seeded beforehand by
 //                  `bench:scale --seed-only`
 //   BENCH_SECONDS (default 10) per run.
@@ -28,10 +30,13 @@ import { runPgbench, runPgbenchPair } from './pgbench.ts';
 import { withPrimaryCpu } from './primary-cpu.ts';
 import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
+import { type Burst, burstDoors, reportBursts } from './report-bursts.ts';
 import { type Aim, createTargets, findSeededTargets, type Targets } from './write-targets.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
 const callerCounts = [16, 64];
+/** Rounds of reports at each number of callers, hot and spread, through each door (report-bursts.ts). */
+const reportRounds = Math.max(2, Number(Deno.env.get('BENCH_REPORT_ROUNDS') || 8));
 const targets = ['hot', 'spread'] as const;
 const doors = ['facade', 'PostgREST', 'pgbench'] as const;
 type Target = typeof targets[number];
@@ -45,6 +50,8 @@ interface Kind {
   arg: string;
   argType: 'uuid' | 'text';
   targetOf: (target: Target, i: number) => string;
+  /** What the write sends besides its target: the facade's JSON body, and the same as the SQL function's arguments. */
+  body?: { facade: Record<string, string>; sql: Record<string, string> };
 }
 
 interface Row {
@@ -72,9 +79,8 @@ export async function writesBench(args: string[]): Promise<void> {
     // The callers; on the test stack also one more account, the last caller's spread target, and the star, who
     // owns the hot targets.
     const accounts = await step('callers', () => signUpDrivers(stack, keep ? most : most + 2, 'writer'));
-    const kinds = kindsOf(
-      keep ? await findSeededTargets(root, most) : await createTargets(root, accounts.pop()!, accounts),
-    );
+    const aims = keep ? await findSeededTargets(root, most) : await createTargets(root, accounts.pop()!, accounts);
+    const kinds = kindsOf(aims);
     const rows: Row[] = [];
     for (const kind of kinds) {
       for (const callers of callerCounts) {
@@ -92,11 +98,16 @@ export async function writesBench(args: string[]): Promise<void> {
       }
     }
     const announced = await withAndWithoutAnnouncement(stack, kinds[0], accounts.slice(0, 16), seconds, scratch);
+    const bursts = await step(
+      'reports',
+      async () => reportBursts(stack, root, callerCounts, accounts, await authorsOf(root, aims), reportRounds),
+    );
     const finished = `finished: ${new Date().toISOString()}, load average ${
       Deno.loadavg().map((n) => n.toFixed(2)).join(' ')
     }`;
     console.log([...started, finished, database, `${seconds} s per run (BENCH_SECONDS)`, ''].join('\n'));
     console.log(report(kinds, rows, announced));
+    console.log(burstReport(bursts));
   } finally {
     await restore();
     await root.end();
@@ -152,6 +163,15 @@ function kindsOf(aims: Targets): Kind[] {
       targetOf: of('comment'),
     },
     {
+      name: 'comment',
+      path: (id) => `/post/${id}/comment`,
+      fn: 'comment_post',
+      arg: 'p_post_id',
+      argType: 'uuid',
+      targetOf: of('post'),
+      body: { facade: { body: 'so true' }, sql: { p_body: 'so true' } },
+    },
+    {
       name: 'follow',
       path: (username) => `/${username}/follow`,
       fn: 'follow',
@@ -162,11 +182,20 @@ function kindsOf(aims: Targets): Kind[] {
   ];
 }
 
+/** Who wrote the hot post, and each caller's spread post: the authors of the posts the callers report. */
+async function authorsOf(root: postgres.Sql, aims: Targets): Promise<{ hot: string; spread: string[] }> {
+  const ids = [aims.hot.post, ...aims.spread.map((s) => s.post)];
+  const rows = await root`select id, author_id from public.posts where id = any(${ids}::uuid[])`;
+  const author = (post: string) => rows.find((r) => r.id === post)!.author_id as string;
+  return { hot: author(aims.hot.post), spread: aims.spread.map((s) => author(s.post)) };
+}
+
 /** The SQL of the write as each caller makes it: its target looked up by the caller's id (no table read). */
 function sqlOf(kind: Kind, target: Target, who: Driver[]): string {
   const pairs = who.map((d, i) => `('${d.id}'::uuid, '${kind.targetOf(target, i)}'::${kind.argType})`);
+  const rest = Object.entries(kind.body?.sql ?? {}).map(([arg, value]) => `, ${arg} => '${value}'`).join('');
   return `select public.${kind.fn}(${kind.arg} => (select t.target from (values ${pairs.join(', ')}) ` +
-    `t(who, target) where t.who = auth.uid()))`;
+    `t(who, target) where t.who = auth.uid())${rest})`;
 }
 
 function runDoor(
@@ -185,7 +214,7 @@ function runDoor(
       url: `${stack.urls.functions}/api${kind.path(targetOf(0))}`,
       method: 'POST',
       tokens,
-      perCaller: who.map((_, i) => ({ path: `/functions/v1/api${kind.path(targetOf(i))}` })),
+      perCaller: who.map((_, i) => ({ path: `/functions/v1/api${kind.path(targetOf(i))}`, body: kind.body?.facade })),
       connections: who.length,
       seconds,
     }, scratch);
@@ -196,7 +225,10 @@ function runDoor(
       method: 'POST',
       tokens,
       headers: { apikey: stack.keys.anonKey },
-      perCaller: who.map((_, i) => ({ path: `/rest/v1/rpc/${kind.fn}`, body: { [kind.arg]: targetOf(i) } })),
+      perCaller: who.map((_, i) => ({
+        path: `/rest/v1/rpc/${kind.fn}`,
+        body: { [kind.arg]: targetOf(i), ...kind.body?.sql },
+      })),
       connections: who.length,
       seconds,
     }, scratch);
@@ -281,5 +313,36 @@ function report(kinds: Kind[], rows: Row[], announced: { announced: Load; silent
         ratio(withMark.perSecond, silent.perSecond)
       } (goal ≥ ×0.9).`,
   );
+  return lines.join('\n');
+}
+
+function burstReport(bursts: Burst[]): string {
+  const find = (callers: number, target: Burst['target'], door: Burst['door']) =>
+    bursts.find((b) => b.callers === callers && b.target === target && b.door === door)!;
+  const lines = [
+    `Reports: every caller reports a new post at the same instant, all the same post (hot) or each its own (spread); ` +
+    `${reportRounds} rounds each (BENCH_REPORT_ROUNDS), after one that warms the sessions up.`,
+    '',
+    '| callers | target | door | reports/s | p50 ms | p99 ms | primary CPU µs/report | failed |',
+    '|---:|---|---|---:|---:|---:|---:|---|',
+    ...bursts.map((b) =>
+      `| ${b.callers} | ${b.target} | ${b.door} | ${perSecond(b.load.perSecond)} | ${ms(b.load.p50)} | ${
+        ms(b.load.p99)
+      } | ${Number.isFinite(b.cpuPerWrite) ? Math.round(b.cpuPerWrite) : '–'} | ${b.load.failed ?? ''} |`
+    ),
+    '',
+    '| callers | door | hot ÷ spread, rate (goal ≥ ×0.9) | hot ÷ spread, p99 (goal ≤ ×1.5) | hot ÷ spread, CPU/report |',
+    '|---:|---|---:|---:|---:|',
+  ];
+  for (const callers of callerCounts) {
+    for (const door of burstDoors) {
+      const [hot, spread] = [find(callers, 'hot', door), find(callers, 'spread', door)];
+      lines.push(
+        `| ${callers} | ${door} | ${ratio(hot.load.perSecond, spread.load.perSecond)} | ${
+          ratio(hot.load.p99, spread.load.p99)
+        } | ${ratio(hot.cpuPerWrite, spread.cpuPerWrite)} |`,
+      );
+    }
+  }
   return lines.join('\n');
 }

@@ -60,9 +60,73 @@ create index reported_elements_type_latest_idx on private.reported_elements (tar
 
 comment on table private.reported_elements is 'One row per reported user, post or comment: open reports and the latest. Kept by triggers.';
 
--- A new report adds one to its element's row (an upsert, atomic under concurrency). A removed report locks
--- the row first, then recounts in a new statement, which sees every report committed meanwhile: a report
--- filed concurrently is neither lost nor left out of the latest date.
+-- A new report adds one to its element's row. An element many accounts report at once (a viral post) would queue
+-- its reporters on that row's lock, held to each one's commit; so, as a counter does (10_counters.sql), a reporter
+-- takes the row only when it is free and otherwise leaves its report in private.pending_counts (counter
+-- '<type>_reports'), folded in by the next reporter that finds the row free. The admin list and the Studio view add
+-- them: the count is exact; `latest_at` is behind by the reports still pending (filed while the row was busy) until
+-- that fold or private.fold_pending_counts().
+create function private.add_report_to_summary(
+  p_type public.report_target, p_target uuid, p_delta integer, p_at timestamptz default null
+)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_pending text := p_type::text || '_reports';
+  v_total integer;
+begin
+  loop
+    if p_delta > 0 then
+      insert into private.reported_elements (target_type, target_id, reports_count, latest_at)
+      values (p_type, p_target, p_delta, p_at)
+      on conflict (target_type, target_id) do nothing;
+      if found then
+        return;
+      end if;
+    end if;
+    perform from private.reported_elements e where e.target_type = p_type and e.target_id = p_target
+    for no key update skip locked;
+    if found then
+      with folded as (
+        delete from private.pending_counts d where d.counter = v_pending and d.target_id = p_target returning d.delta
+      )
+      select p_delta + coalesce(sum(f.delta), 0) into v_total from folded f;
+      if v_total <> 0 then
+        update private.reported_elements e
+        set reports_count = e.reports_count + v_total,
+          latest_at = greatest(e.latest_at, (
+            select max(r.created_at) from public.reports r
+            where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = p_target))
+        where e.target_type = p_type and e.target_id = p_target;
+      end if;
+      return;
+    end if;
+    -- A fold (p_delta 0) of a row busy this instant leaves its pending reports for the next.
+    if p_delta = 0 then
+      return;
+    end if;
+    -- Busy. A key share lock waits only for a removal's recount (which takes the row for update), and keeps the
+    -- next removal from recounting before this report is in.
+    perform from private.reported_elements e where e.target_type = p_type and e.target_id = p_target for key share;
+    if found then
+      insert into private.pending_counts (counter, target_id, delta) values (v_pending, p_target, p_delta);
+      return;
+    end if;
+    -- A removal took the element's last report away and its row with it: this report starts it again.
+  end loop;
+end;
+$$;
+revoke execute on function private.add_report_to_summary(public.report_target, uuid, integer, timestamptz) from public;
+comment on function private.add_report_to_summary(public.report_target, uuid, integer, timestamptz) is
+  'Adds reports (filed at p_at) to an element''s summary without waiting for its row: onto the row when free, else pending.';
+
+-- A removed report locks the row first (waiting for the reporters in flight), then recounts in a new statement,
+-- which sees every report committed meanwhile, and drops the pending reports in that same statement (one snapshot:
+-- those it drops are counted): a report filed concurrently is neither lost nor left out of the latest date.
 create function private.summarize_reports()
 returns trigger
 language plpgsql
@@ -76,15 +140,15 @@ declare
   v_latest timestamptz;
 begin
   if tg_op = 'INSERT' then
-    insert into private.reported_elements as e (target_type, target_id, reports_count, latest_at)
-    values (v_row.target_type, v_target, 1, v_row.created_at)
-    on conflict (target_type, target_id) do update
-      set reports_count = e.reports_count + 1, latest_at = greatest(e.latest_at, excluded.latest_at);
+    perform private.add_report_to_summary(v_row.target_type, v_target, 1, v_row.created_at);
     return null;
   end if;
   perform 1 from private.reported_elements e
   where e.target_type = v_row.target_type and e.target_id = v_target
   for update;
+  with dropped as (
+    delete from private.pending_counts d where d.counter = v_row.target_type::text || '_reports' and d.target_id = v_target
+  )
   select count(*), max(r.created_at) into v_count, v_latest
   from public.reports r
   where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = v_target;

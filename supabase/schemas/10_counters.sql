@@ -15,20 +15,25 @@
 
 create table private.pending_counts (
   id bigint generated always as identity primary key,
-  counter text not null check (counter in ('post_likes', 'post_comments', 'comment_likes', 'followers', 'following')),
+  counter text not null check (counter in (
+    'post_likes', 'post_comments', 'comment_likes', 'followers', 'following',
+    'user_reports', 'post_reports', 'comment_reports'
+  )),
   target_id uuid not null,
   delta integer not null check (delta <> 0)
 );
 create index pending_counts_target_idx on private.pending_counts (counter, target_id);
 alter table private.pending_counts enable row level security;
--- The shapes read them as the caller (security-invoker views): a count anybody may see, nothing more.
-create policy "the shapes add pending counts" on private.pending_counts for select to anon, authenticated using (true);
+-- The shapes read them as the caller (security-invoker views): a count anybody may see, nothing more; pending
+-- reports (06_moderation.sql) only admins, as the reports' summary.
+create policy "the shapes add pending counts" on private.pending_counts for select to anon, authenticated
+using (counter not like '%\_reports' or (select private.is_admin()));
 grant select on private.pending_counts to anon, authenticated, service_role;
 comment on table private.pending_counts is
   'Counter changes made while their row was busy, folded in by the next change that finds it free (10_counters.sql).';
 comment on column private.pending_counts.id is 'In the order the changes were left.';
-comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count.';
-comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is.';
+comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count, or the reports of a user, post or comment (private.reported_elements.reports_count).';
+comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is (the reported element''s, for reports).';
 comment on column private.pending_counts.delta is 'The change to add.';
 
 -- The sum of each counter's pending changes, what every reader adds to the column: looked up by counter and target
@@ -113,7 +118,11 @@ begin
   -- The counters refuse any other writer (private.refuse_counter_edit).
   perform set_config('private.recounting', 'on', true);
   for v_pending in select distinct d.counter, d.target_id from private.pending_counts d loop
-    perform private.add_to_counter(v_pending.counter, v_pending.target_id, 0);
+    if v_pending.counter like '%\_reports' then
+      perform private.add_report_to_summary(split_part(v_pending.counter, '_', 1)::public.report_target, v_pending.target_id, 0);
+    else
+      perform private.add_to_counter(v_pending.counter, v_pending.target_id, 0);
+    end if;
     v_folded := v_folded + 1;
   end loop;
   perform set_config('private.recounting', 'off', true);
@@ -275,7 +284,8 @@ begin
   -- still pending (its row busy this instant) is in them.
   perform private.fold_pending_counts();
   perform set_config('private.recounting', 'on', true);
-  delete from private.pending_counts;
+  -- Pending reports are the reports' summary's (private.resummarize_reports()).
+  delete from private.pending_counts d where d.counter not like '%\_reports';
   update public.profiles p set
     followers_count = c.followers, following_count = c.following, posts_count = c.posts
   from (

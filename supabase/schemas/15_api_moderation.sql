@@ -278,8 +278,8 @@ grant execute on function public.admin_delete_banned_post(uuid) to authenticated
 comment on function public.admin_delete_banned_post(uuid) is 'Admins: delete a banned post.';
 
 -- Reports ----------------------------------------------------------------------------------------------
--- Reported elements, from their summary rows (private.reported_elements): how many open reports, when the
--- latest came, and the latest five.
+-- Reported elements, from their summary rows (private.reported_elements) and their pending reports: how many open
+-- reports, when the latest came, and the latest five.
 create function public.admin_reports(
   p_type public.report_target default null, p_cursor text default null, p_limit integer default null
 )
@@ -297,7 +297,9 @@ begin
   v_limit := private.page_limit(p_limit);
   v_after := private.decode_cursor(p_cursor);
   select coalesce(jsonb_agg(jsonb_build_object('at', g.latest_at, 'id', g.target_id, 'item', jsonb_build_object(
-           'target_type', g.target_type, 'target_id', g.target_id, 'reports_count', g.reports_count,
+           'target_type', g.target_type, 'target_id', g.target_id,
+           'reports_count', g.reports_count + coalesce((select t.delta from private.pending_totals t
+             where t.counter = g.target_type::text || '_reports' and t.target_id = g.target_id), 0),
            'latest_at', g.latest_at,
            'latest_reports', (
              select jsonb_agg(jsonb_build_object('id', r.id, 'reason', r.reason, 'created_at', r.created_at,

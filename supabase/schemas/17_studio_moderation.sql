@@ -28,7 +28,9 @@ comment on function moderation.label(text, uuid) is 'A readable label of a user 
 
 create view moderation.reported_elements as
 select e.target_type, e.target_id, moderation.label(e.target_type::text, e.target_id) as label,
-  e.reports_count as open_reports, e.latest_at,
+  e.reports_count + coalesce((select t.delta from private.pending_totals t
+    where t.counter = e.target_type::text || '_reports' and t.target_id = e.target_id), 0) as open_reports,
+  e.latest_at,
   (select r.reason from public.reports r
    where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = e.target_id
    order by coalesce(r.target_user_id, r.target_post_id, r.target_comment_id), r.created_at desc limit 1) as latest_reason

@@ -237,10 +237,16 @@ as $$
 declare
   v_fixed integer;
 begin
+  -- A summary behind by its pending reports is not one to correct: they are folded in first.
+  perform private.fold_pending_counts();
   with truth as (
     select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
       count(*)::integer as reports_count, max(r.created_at) as latest_at
     from public.reports r group by 1, 2
+  ),
+  -- The pending reports (06_moderation.sql) go in the same statement: those it drops are in the truth it counts.
+  dropped as (
+    delete from private.pending_counts d where d.counter like '%\_reports'
   ),
   gone as (
     delete from private.reported_elements e
@@ -933,15 +939,19 @@ as $$
     where s.newest_post_at < n.newest
   ) s
   union all
+  -- A summary is its count plus its pending reports; its latest date is behind while any are pending.
   select 'reports summary', coalesce(t.target_type, e.target_type)::text, coalesce(t.target_id, e.target_id),
-    format('summary %s, reports %s', coalesce(e.reports_count, 0), coalesce(t.n, 0)), 'select private.resummarize_reports();'
+    format('summary %s, reports %s', coalesce(e.reports_count + coalesce(pr.delta, 0), 0), coalesce(t.n, 0)),
+    'select private.resummarize_reports();'
   from (
     select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
       count(*)::integer as n, max(r.created_at) as latest
     from public.reports r group by 1, 2
   ) t
   full join private.reported_elements e on e.target_type = t.target_type and e.target_id = t.target_id
-  where (e.reports_count, e.latest_at) is distinct from (t.n, t.latest)
+  left join pending pr on pr.counter = e.target_type::text || '_reports' and pr.target_id = e.target_id
+  where e.reports_count + coalesce(pr.delta, 0) is distinct from t.n
+    or (pr.delta is null and e.latest_at is distinct from t.latest)
   union all
   -- A notification's actor and recipient are those of its subject: the like's post's author is notified, the
   -- comment's author acted... (what private.notify's callers write).
