@@ -5,11 +5,11 @@
 // pipeline: a statement waits for a connection with nothing in flight.
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openPool } from '../../functions/api/lib/pool.ts';
+import { arrayLiteral, openPool } from '../../functions/api/lib/pool.ts';
 import { facadeDatabaseUrl } from '../helpers/app.ts';
 
 /** The facade's pool of one connection, so that every statement but the first waits for it. */
-const { sql } = openPool(facadeDatabaseUrl(), 1);
+const { sql } = openPool(facadeDatabaseUrl(), 1, true);
 afterAll(() => sql.end({ timeout: 1 }));
 
 /** Who answered a statement: the rows' `who`, the error's SQLSTATE, or that it never settled. */
@@ -37,4 +37,22 @@ describe('the driver as the facade configures it', () => {
       .toEqual(['rows of first', 'error 57014', 'rows of last']);
     expect(await answerOf(sql`select 'after' as who`)).toBe('rows of after');
   }, 15_000);
+
+  it('reserves a connection of the primary pool, and sends a list to a pool opened without array types', async () => {
+    // A fresh pool each: reserve() must resolve on a connection that opens for it.
+    const primary = openPool(facadeDatabaseUrl(), 1, true);
+    const replicaLike = openPool(facadeDatabaseUrl(), 1, false);
+    try {
+      const reserved = await primary.sql.reserve();
+      expect(await answerOf(reserved`select 'reserved' as who`)).toBe('rows of reserved');
+      reserved.release();
+      const names = ['plain', 'with "quotes"', 'back\\slash', 'comma, too'];
+      const rows = await replicaLike.sql`select unnest(${arrayLiteral(names)}::text[]) as name`;
+      expect(rows.map((row) => row.name)).toEqual(names);
+      // What the literal replaces: a JS array arrives as one malformed string.
+      expect(await answerOf(replicaLike.sql`select ${names}::text[] as who`)).toBe('error 22P02');
+    } finally {
+      await Promise.all([primary.sql.end({ timeout: 1 }), replicaLike.sql.end({ timeout: 1 })]);
+    }
+  });
 });

@@ -17,7 +17,7 @@
 // as before (`writesToSee` answers undefined). A connection that dies without closing (a network cut) loses notices
 // unseen: the replica's own check then holds them once replayed, within the bound.
 import postgres from 'postgres';
-import { connectionOptions } from './pool.ts';
+import { arrayLiteral, unreservedOptions } from './pool.ts';
 
 const channel = 'replica_reads';
 /** Beyond the staleness bound: the lag is measured every quarter second, so a replica may be that much further. */
@@ -50,7 +50,7 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   // Not postgres.js's listen(), which reconnects on its own without saying when the connection was down:
   // its onnotify hook (missing from its types) on a connection whose close is seen here.
   const listener = postgres(url, {
-    ...connectionOptions,
+    ...unreservedOptions,
     // A session of its own (never the transaction pooler), so the round trip before each read is a prepared
     // statement: parsed and planned once, not per read.
     prepare: true,
@@ -122,8 +122,9 @@ export function listenForCallerEvents(url: string, maxLagMs: number): CallerEven
   function startRoundTrip(callers: string[]): Promise<Counts> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<Counts>((resolve) => timer = setTimeout(() => resolve(undefined), roundTripBoundMs));
+    const ids = arrayLiteral(callers);
     const answered =
-      listener`select user_id::text as id, writes from private.write_marks where user_id = any(${callers}::uuid[])`
+      listener`select user_id::text as id, writes from private.write_marks where user_id = any(${ids}::uuid[])`
         .then(
           (rows) => new Map(rows.map((row) => [row.id as string, Number(row.writes)])),
           () => undefined,

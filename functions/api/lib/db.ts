@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { type CallerEvents, listenForCallerEvents } from './caller-events.ts';
 import { databaseUnavailable, isConnectionFailure } from './errors.ts';
 import { createPoolGate, type PoolGate } from './pool-gate.ts';
-import { connectionOptions, openPool, type Pool } from './pool.ts';
+import { openPool, type Pool, unreservedOptions } from './pool.ts';
 import { createReplicas, type Replicas } from './replicas.ts';
 import { noteQuota, type RequestQuota, takeQuota } from './request-quota.ts';
 import type { RequestScope } from './scope.ts';
@@ -57,12 +57,12 @@ export interface DatabaseUrls {
 }
 
 export function createDatabase(urls: DatabaseUrls, max: number, maxLagMs = 0): Database {
-  const probe = postgres(urls.primary, { ...connectionOptions, max: 1 });
+  const probe = postgres(urls.primary, { ...unreservedOptions, max: 1 });
   const replicas = createReplicas(probe, urls.replicas, max, maxLagMs);
   const callerEvents = replicas.configured ? listenForCallerEvents(urls.direct, maxLagMs) : undefined;
   const longReads = createPoolGate(Math.max(1, Math.floor(max / 4)), max * longReadsWaitingPerPlace, longReadsWaitMs);
   return {
-    ...openPool(urls.primary, max),
+    ...openPool(urls.primary, max, true),
     probe,
     roleSettings: createRoleSettings(probe),
     replicas,

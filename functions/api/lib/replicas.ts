@@ -20,7 +20,7 @@ export interface Replicas {
 }
 
 export function createReplicas(primary: postgres.Sql, urls: string[], max: number, maxLagMs: number): Replicas {
-  const replicas = urls.map((url) => ({ url, pool: openPool(url, max), restUntil: 0 }));
+  const replicas = urls.map((url) => ({ url, pool: openPool(url, max, false), restUntil: 0 }));
   const meter = createLagMeter(primary, () => replicas.map((replica) => replica.pool.sql), maxLagMs);
   let next = 0;
   const within = async () => {
@@ -46,7 +46,7 @@ export function createReplicas(primary: postgres.Sql, urls: string[], max: numbe
       const replica = replicas.find((candidate) => candidate.pool === pool);
       if (!replica) return; // already opened afresh
       replica.restUntil = Date.now() + restMs;
-      replica.pool = openPool(replica.url, max);
+      replica.pool = openPool(replica.url, max, false);
       pool.sql.end({ timeout: 0 }).catch(() => {});
     },
   };

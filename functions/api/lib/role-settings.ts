@@ -2,6 +2,7 @@
 // which PostgREST applies per request because `set role` does not: read from pg_db_role_setting and kept a
 // minute, as PostgREST keeps them until its schema cache reloads.
 import type postgres from 'postgres';
+import { arrayLiteral } from './pool.ts';
 
 /** The settings the facade applies per transaction, as set_config(name, value, true). */
 const appliedSettings = ['statement_timeout', 'lock_timeout', 'jit'];
@@ -20,7 +21,7 @@ export function createRoleSettings(sql: postgres.Sql): RoleSettings {
         join pg_roles r on r.oid = d.setrole
         cross join lateral unnest(d.setconfig) s(setting)
       where d.setdatabase in (0, (select oid from pg_database where datname = current_database()))
-        and split_part(s.setting, '=', 1) = any(${appliedSettings})
+        and split_part(s.setting, '=', 1) = any(${arrayLiteral(appliedSettings)}::text[])
       order by d.setdatabase`;
     const byRole = new Map<string, Map<string, string>>();
     for (const { role, name, value } of rows) {
