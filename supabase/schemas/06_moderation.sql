@@ -91,10 +91,7 @@ begin
     perform from private.reported_elements e where e.target_type = p_type and e.target_id = p_target
     for no key update skip locked;
     if found then
-      with folded as (
-        delete from private.pending_counts d where d.counter = v_pending and d.target_id = p_target returning d.delta
-      )
-      select p_delta + coalesce(sum(f.delta), 0) into v_total from folded f;
+      v_total := p_delta + private.take_pending(v_pending, p_target);
       if v_total <> 0 then
         update private.reported_elements e
         set reports_count = e.reports_count + v_total,
@@ -113,7 +110,7 @@ begin
     -- next removal from recounting before this report is in.
     perform from private.reported_elements e where e.target_type = p_type and e.target_id = p_target for key share;
     if found then
-      insert into private.pending_counts (counter, target_id, delta) values (v_pending, p_target, p_delta);
+      perform private.leave_pending(v_pending, p_target, p_delta);
       return;
     end if;
     -- A removal took the element's last report away and its row with it: this report starts it again.

@@ -12,6 +12,12 @@
 -- counter column alone (PostgREST's `select('likes_count')`, say) is behind by the changes pending since the row was
 -- last free, until the next change of that counter folds them (or private.fold_pending_counts()). Readers add
 -- them through private.pending_totals.
+--
+-- A pending change is added in place to a row of that counter no other writer holds this instant, and a fold sets
+-- the rows it takes back to 0 rather than deleting them: a hot counter keeps a row per writer that was busy at the
+-- same moment, updated again and again (HOT updates, pruned within the page, fillfactor 10), instead of a row
+-- inserted and deleted per change, whose dead index entries every reader of the counter walked until the next
+-- vacuum (supabase/bench/reports/WRITES.md).
 
 create table private.pending_counts (
   id bigint generated always as identity primary key,
@@ -20,8 +26,8 @@ create table private.pending_counts (
     'user_reports', 'post_reports', 'comment_reports'
   )),
   target_id uuid not null,
-  delta integer not null check (delta <> 0)
-);
+  delta integer not null
+) with (fillfactor = 10);
 create index pending_counts_target_idx on private.pending_counts (counter, target_id);
 alter table private.pending_counts enable row level security;
 -- The shapes read them as the caller (security-invoker views): a count anybody may see, nothing more; pending
@@ -31,20 +37,67 @@ using (counter not like '%\_reports' or (select private.is_admin()));
 grant select on private.pending_counts to anon, authenticated, service_role;
 comment on table private.pending_counts is
   'Counter changes made while their row was busy, folded in by the next change that finds it free (10_counters.sql).';
-comment on column private.pending_counts.id is 'In the order the changes were left.';
+comment on column private.pending_counts.id is 'In the order the rows were made.';
 comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count, or the reports of a user, post or comment (private.reported_elements.reports_count).';
 comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is (the reported element''s, for reports).';
-comment on column private.pending_counts.delta is 'The change to add.';
+comment on column private.pending_counts.delta is 'The change to add (0 once folded: the row waits for the next busy writer).';
 
 -- The sum of each counter's pending changes, what every reader adds to the column: looked up by counter and target
 -- (a correlated `where t.counter = … and t.target_id = …` reaches pending_counts_target_idx), one place for the rule.
 create view private.pending_totals with (security_invoker = true) as
 select d.counter, d.target_id, sum(d.delta)::integer as delta
 from private.pending_counts d
+where d.delta <> 0
 group by d.counter, d.target_id;
 grant select on private.pending_totals to anon, authenticated, service_role;
 comment on view private.pending_totals is
   'Each counter''s pending changes summed: what the shapes and the integrity report add to its column.';
+
+-- Leaves a change pending: added to a row of its counter no writer holds this instant, else on a new row.
+create function private.leave_pending(p_counter text, p_target uuid, p_delta integer)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  update private.pending_counts d set delta = d.delta + p_delta
+  where d.id = (
+    select f.id from private.pending_counts f where f.counter = p_counter and f.target_id = p_target
+    limit 1 for no key update skip locked
+  );
+  if not found then
+    insert into private.pending_counts (counter, target_id, delta) values (p_counter, p_target, p_delta);
+  end if;
+end;
+$$;
+revoke execute on function private.leave_pending(text, uuid, integer) from public;
+comment on function private.leave_pending(text, uuid, integer) is
+  'Leaves a counter change pending, in place on a free row of its counter or on a new one.';
+
+-- Takes the pending changes of a counter that no writer holds this instant: sets them to 0 (their rows stay for the
+-- next busy writer) and answers their sum. Those held are a writer's not committed yet: the next fold takes them.
+create function private.take_pending(p_counter text, p_target uuid)
+returns integer
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  with taken as (
+    select d.id, d.delta from private.pending_counts d
+    where d.counter = p_counter and d.target_id = p_target and d.delta <> 0
+    for no key update skip locked
+  ),
+  zeroed as (
+    update private.pending_counts d set delta = 0 from taken t where d.id = t.id returning t.delta
+  )
+  select coalesce(sum(z.delta), 0)::integer from zeroed z
+$$;
+revoke execute on function private.take_pending(text, uuid) from public;
+comment on function private.take_pending(text, uuid) is
+  'Takes (sets to 0) the pending changes of a counter no writer holds, and answers their sum.';
 
 -- Adds p_delta to a counter: onto its row when the row is free, with every change pending for it; else as a
 -- pending change. A target that is gone counts nothing.
@@ -73,14 +126,11 @@ begin
     if p_delta <> 0 and ((p_counter in ('post_likes', 'post_comments') and exists (select from public.posts p where p.id = p_target))
        or (p_counter = 'comment_likes' and exists (select from public.comments c where c.id = p_target))
        or (p_counter in ('followers', 'following') and exists (select from public.profiles p where p.id = p_target))) then
-      insert into private.pending_counts (counter, target_id, delta) values (p_counter, p_target, p_delta);
+      perform private.leave_pending(p_counter, p_target, p_delta);
     end if;
     return;
   end if;
-  with folded as (
-    delete from private.pending_counts d where d.counter = p_counter and d.target_id = p_target returning d.delta
-  )
-  select p_delta + coalesce(sum(f.delta), 0) into v_total from folded f;
+  v_total := p_delta + private.take_pending(p_counter, p_target);
   if v_total = 0 then
     return;
   end if;
@@ -102,8 +152,8 @@ revoke execute on function private.add_to_counter(text, uuid, integer) from publ
 comment on function private.add_to_counter(text, uuid, integer) is
   'Adds to a counter without waiting for its row: onto the row when free (folding the pending changes), else pending.';
 
--- Folds every pending change whose row is free now (an admin, or a test, wanting the columns exact); answers how
--- many counters it brought up to date.
+-- Folds every pending change whose row is free now (an admin, or a test, wanting the columns exact), and drops the
+-- rows left at 0 that no writer holds; answers how many counters it brought up to date.
 create function private.fold_pending_counts()
 returns integer
 language plpgsql
@@ -117,7 +167,7 @@ declare
 begin
   -- The counters refuse any other writer (private.refuse_counter_edit).
   perform set_config('private.recounting', 'on', true);
-  for v_pending in select distinct d.counter, d.target_id from private.pending_counts d loop
+  for v_pending in select distinct d.counter, d.target_id from private.pending_counts d where d.delta <> 0 loop
     if v_pending.counter like '%\_reports' then
       perform private.add_report_to_summary(split_part(v_pending.counter, '_', 1)::public.report_target, v_pending.target_id, 0);
     else
@@ -125,6 +175,8 @@ begin
     end if;
     v_folded := v_folded + 1;
   end loop;
+  delete from private.pending_counts d
+  where d.id in (select f.id from private.pending_counts f where f.delta = 0 for update skip locked);
   perform set_config('private.recounting', 'off', true);
   return v_folded;
 end;

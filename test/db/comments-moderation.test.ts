@@ -172,7 +172,7 @@ describe.skipIf(!authIsRunning)('moderation', () => {
       expect(await countShown()).toBe(2);
     });
     await rpc(third, 'report_post', { p_post_id: post.id, p_reason: 'three' });
-    expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id}`).toEqual([]);
+    expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id} and delta <> 0`).toEqual([]);
     expect(
       await asRoot`select reports_count, latest_at = (select max(created_at) from public.reports
                    where target_post_id = ${post.id}) as latest from private.reported_elements where target_id = ${post.id}`,

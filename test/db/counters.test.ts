@@ -60,8 +60,11 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
       const [row] = await asRoot`select likes_count from public.posts where id = ${post.id}`;
       expect(row.likes_count).toBe(0);
       expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id}`).toHaveLength(0);
-      // The writers met the busy row and went on without it: some changes waited as pending ones.
-      expect(await pendingMade()).toBeGreaterThan(pendingBefore);
+      // The writers met the busy row and went on without it: some changes waited as pending ones, added in place
+      // to rows no writer held (a row per writer busy at the same moment), not a row per change (16,000 toggles).
+      const rowsMade = await pendingMade() - pendingBefore;
+      expect(rowsMade).toBeGreaterThan(0);
+      expect(rowsMade).toBeLessThan(100);
     },
     180_000,
   );
