@@ -4432,14 +4432,19 @@ export interface components {
           | 'constraint_violation'
           | 'error'
           | 'incomplete_body'
+          | 'invalid_cursor'
           | 'invalid_date'
           | 'invalid_encoding'
+          | 'invalid_limit'
           | 'invalid_parameter'
           | 'invalid_reason'
           | 'invalid_text'
+          | 'invalid_time_zone'
+          | 'invalid_username'
           | 'invalid_value'
           | 'malformed_json'
           | 'missing_value'
+          | 'username_reserved'
           | 'validation_failed'
           | 'value_out_of_range'
           | 'value_too_long';
@@ -4477,7 +4482,13 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'forbidden' | 'history_is_append_only' | 'second_factor_required' | 'write_limit_needs_reason';
+        code:
+          | 'counter_is_derived'
+          | 'forbidden'
+          | 'history_is_append_only'
+          | 'post_banned'
+          | 'second_factor_required'
+          | 'write_limit_needs_reason';
         /**
          * @description For people; may change
          * @example The … is a record: its entries are never changed or deleted
@@ -4512,7 +4523,7 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'already_reported' | 'concurrent_update' | 'conflict' | 'idempotency_key_reused';
+        code: 'already_reported' | 'concurrent_update' | 'conflict' | 'idempotency_key_reused' | 'username_taken';
         /**
          * @description For people; may change
          * @example You already reported this; an admin will look at it
@@ -4710,41 +4721,6 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "comment_not_found",
-     *         "message": "Comment not found",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    ReportCommentError404: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code: 'comment_not_found' | 'not_found' | 'route_not_found' | 'user_not_found';
-        /**
-         * @description For people; may change
-         * @example Comment not found
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
      *         "code": "admin_only",
      *         "message": "Only admins may do this",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4815,6 +4791,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "admin_only",
+     *         "message": "Only admins may do this",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    AdminDismissReportError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'admin_only' | 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required';
+        /**
+         * @description For people; may change
+         * @example Only admins may do this
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "report_not_found",
      *         "message": "Report not found",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -4827,7 +4838,7 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code: 'not_found' | 'report_not_found' | 'route_not_found';
+        code: 'not_found' | 'post_not_found' | 'report_not_found' | 'route_not_found' | 'user_not_found';
         /**
          * @description For people; may change
          * @example Report not found
@@ -5475,6 +5486,41 @@ export interface components {
     /**
      * @example {
      *       "error": {
+     *         "code": "history_is_append_only",
+     *         "message": "The … is a record: its entries are never changed or deleted",
+     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
+     *       }
+     *     }
+     */
+    SetCloseFriendError403: {
+      error: {
+        /**
+         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
+         * @enum {string}
+         */
+        code: 'forbidden' | 'history_is_append_only' | 'second_factor_required' | 'write_limit_needs_reason';
+        /**
+         * @description For people; may change
+         * @example The … is a record: its entries are never changed or deleted
+         */
+        message: string;
+        /** @description For invalid input: one entry per invalid field */
+        details?: {
+          /** @example username */
+          path?: string;
+          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
+          message?: string;
+        }[];
+        /**
+         * @description The X-Request-Id header: quote it in a bug report
+         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
+         */
+        request_id?: string;
+      };
+    };
+    /**
+     * @example {
+     *       "error": {
      *         "code": "private_account",
      *         "message": "@… is private: follow them to see this",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
@@ -5802,47 +5848,6 @@ export interface components {
         /**
          * @description For people; may change
          * @example You cannot block yourself
-         */
-        message: string;
-        /** @description For invalid input: one entry per invalid field */
-        details?: {
-          /** @example username */
-          path?: string;
-          /** @example a username is 3 to 30 of a-z, 0-9, dot and underscore */
-          message?: string;
-        }[];
-        /**
-         * @description The X-Request-Id header: quote it in a bug report
-         * @example 5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c
-         */
-        request_id?: string;
-      };
-    };
-    /**
-     * @example {
-     *       "error": {
-     *         "code": "counter_is_derived",
-     *         "message": "The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()",
-     *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
-     *       }
-     *     }
-     */
-    BlockUserError403: {
-      error: {
-        /**
-         * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
-         * @enum {string}
-         */
-        code:
-          | 'counter_is_derived'
-          | 'forbidden'
-          | 'history_is_append_only'
-          | 'post_banned'
-          | 'second_factor_required'
-          | 'write_limit_needs_reason';
-        /**
-         * @description For people; may change
-         * @example The counters of … follow the rows they count: they change with those rows. To repair them, call private.recount_counters()
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -14190,7 +14195,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReportCommentError404'];
+          'application/json': components['schemas']['LikePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
@@ -14533,7 +14538,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['GetHealthError400'];
+          'application/json': components['schemas']['CreatePostError400'];
         };
       };
       /** @description Not signed in */
@@ -14562,7 +14567,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AdminListReportsError403'];
+          'application/json': components['schemas']['AdminDismissReportError403'];
         };
       };
       /** @description Not found */
@@ -17295,7 +17300,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ReportPostError403'];
+          'application/json': components['schemas']['SetCloseFriendError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -19155,7 +19160,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['BlockUserError403'];
+          'application/json': components['schemas']['ReportPostError403'];
         };
       };
       /** @description No such user, or not visible to you */
@@ -19551,7 +19556,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['AdminGetBanHistoryByAdminError404'];
+          'application/json': components['schemas']['UpdatePostError404'];
         };
       };
       /** @description The body did not arrive within 10 s */
