@@ -67,15 +67,25 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
       const [{ likes }] = await asRoot`select count(*)::int as likes from public.post_likes where post_id = ${post.id}`;
       expect(likes).toBe(0);
       expect((await rpc(author, 'get_post', { p_post_id: post.id })).likes_count).toBe(0);
-      await asRoot`select private.fold_pending_counts()`;
+      // The writers met the busy row and went on without it: some changes waited as pending ones, added in place
+      // to rows no writer held (about a row per writer busy at the same moment), not a row per change (16,000
+      // toggles). Another file's fold may have dropped some of them since: the count is at most what was made.
+      expect(await pendingMade()).toBeGreaterThan(pendingBefore);
+      const [{ rows }] =
+        await asRoot`select count(*)::int as rows from private.pending_counts where target_id = ${post.id}`;
+      expect(rows).toBeLessThanOrEqual(64);
+      // Folded, the column alone is exact. Another file's fold (the Studio tests repair with one) may hold this
+      // counter a moment and fold it itself: fold again until nothing of it is pending.
+      for (let round = 0; round < 20; round++) {
+        await asRoot`select private.fold_pending_counts()`;
+        const left = await asRoot`select 1 from private.pending_counts where target_id = ${post.id} and delta <> 0`;
+        if (left.length === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const [row] = await asRoot`select likes_count from public.posts where id = ${post.id}`;
       expect(row.likes_count).toBe(0);
-      expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id}`).toHaveLength(0);
-      // The writers met the busy row and went on without it: some changes waited as pending ones, added in place
-      // to rows no writer held (a row per writer busy at the same moment), not a row per change (16,000 toggles).
-      const rowsMade = await pendingMade() - pendingBefore;
-      expect(rowsMade).toBeGreaterThan(0);
-      expect(rowsMade).toBeLessThan(100);
+      expect(await asRoot`select 1 from private.pending_counts where target_id = ${post.id} and delta <> 0`)
+        .toHaveLength(0);
     },
     180_000,
   );
@@ -114,8 +124,13 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
       posts.map(async (post) => (await rpc(author, 'get_post', { p_post_id: post.id })).likes_count),
     );
     expect(counts).toEqual([1, 0, 0]);
-    const [{ corrected }] = await asRoot`select private.recount_counters() as corrected`;
-    expect(corrected).toBe(0);
+    // Nothing the integrity report (which counts as the recount does) finds wrong about these posts and accounts;
+    // not a global recount, which other files' writes in flight make nonzero.
+    const ours = [...posts.map((post) => post.id), stayer.id, author.id];
+    expect(
+      await asRoot`select element_id, detail from moderation.integrity_report()
+                   where problem = 'counter' and element_id = any(${ours}::uuid[])`,
+    ).toEqual([]);
   });
 
   it('recount_counters repairs a counter that drifted; a counter found too low never fails an unlike', async () => {
