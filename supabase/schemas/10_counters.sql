@@ -13,11 +13,11 @@
 -- last free, until the next change of that counter folds them (or private.fold_pending_counts()). Readers add
 -- them through private.pending_totals.
 --
--- A pending change is added in place to a row of that counter no other writer holds this instant, and a fold sets
--- the rows it takes back to 0 rather than deleting them: a hot counter keeps a row per writer that was busy at the
--- same moment, updated again and again (HOT updates, pruned within the page, fillfactor 10), instead of a row
--- inserted and deleted per change, whose dead index entries every reader of the counter walked until the next
--- vacuum (supabase/bench/reports/WRITES.md).
+-- A pending change is written on a row of that counter left at 0 that no other writer holds this instant, and a
+-- fold sets the rows it takes back to 0 rather than deleting them: a hot counter keeps about a row per change
+-- pending at the same moment, updated again and again (HOT updates, pruned within the page, fillfactor 10),
+-- instead of a row inserted and deleted per change, whose dead index entries every reader of the counter walked
+-- until the next vacuum (supabase/bench/reports/WRITES.md).
 
 create table private.pending_counts (
   id bigint generated always as identity primary key,
@@ -53,7 +53,9 @@ grant select on private.pending_totals to anon, authenticated, service_role;
 comment on view private.pending_totals is
   'Each counter''s pending changes summed: what the shapes and the integrity report add to its column.';
 
--- Leaves a change pending: added to a row of its counter no writer holds this instant, else on a new row.
+-- Leaves a change pending: written on a row of its counter left at 0 that no writer holds this instant, else on a
+-- new row. Never added to a row still holding a change: a fold must be able to take every committed change (those
+-- on rows a writer holds it would skip, and could then take the column below zero while one of them is pending).
 create function private.leave_pending(p_counter text, p_target uuid, p_delta integer)
 returns void
 language plpgsql
@@ -64,7 +66,7 @@ as $$
 begin
   update private.pending_counts d set delta = d.delta + p_delta
   where d.id = (
-    select f.id from private.pending_counts f where f.counter = p_counter and f.target_id = p_target
+    select f.id from private.pending_counts f where f.counter = p_counter and f.target_id = p_target and f.delta = 0
     limit 1 for no key update skip locked
   );
   if not found then
@@ -74,7 +76,7 @@ end;
 $$;
 revoke execute on function private.leave_pending(text, uuid, integer) from public;
 comment on function private.leave_pending(text, uuid, integer) is
-  'Leaves a counter change pending, in place on a free row of its counter or on a new one.';
+  'Leaves a counter change pending, on a free row of its counter left at 0 or on a new one.';
 
 -- Takes the pending changes of a counter that no writer holds this instant: sets them to 0 (their rows stay for the
 -- next busy writer) and answers their sum. Those held are a writer's not committed yet: the next fold takes them.
