@@ -3211,8 +3211,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "row_cannot_move",
-     *         "message": "A row of … belongs to what it was made for: delete it and insert a new one instead of changing …",
+     *         "code": "written_by_database",
+     *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -3230,14 +3230,13 @@ export interface components {
           | 'forbidden'
           | 'history_is_append_only'
           | 'post_banned'
-          | 'row_cannot_move'
           | 'second_factor_required'
           | 'user_banned'
           | 'write_limit_needs_reason'
           | 'written_by_database';
         /**
          * @description For people; may change
-         * @example A row of … belongs to what it was made for: delete it and insert a new one instead of changing …
+         * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */
@@ -5701,8 +5700,8 @@ export interface components {
     /**
      * @example {
      *       "error": {
-     *         "code": "row_cannot_move",
-     *         "message": "A row of … belongs to what it was made for: delete it and insert a new one instead of changing …",
+     *         "code": "written_by_database",
+     *         "message": "Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)",
      *         "request_id": "5f0c6a5e-6f1e-4d8e-9a43-2b7f1f0e9b1c"
      *       }
      *     }
@@ -5713,16 +5712,10 @@ export interface components {
          * @description Stable: clients branch on it (supabase/ERRORS.md says what each means)
          * @enum {string}
          */
-        code:
-          | 'counter_is_derived'
-          | 'forbidden'
-          | 'post_banned'
-          | 'row_cannot_move'
-          | 'second_factor_required'
-          | 'written_by_database';
+        code: 'counter_is_derived' | 'forbidden' | 'post_banned' | 'second_factor_required' | 'written_by_database';
         /**
          * @description For people; may change
-         * @example A row of … belongs to what it was made for: delete it and insert a new one instead of changing …
+         * @example Rows of … are written by the database when the act they record happens: make the act instead (a like, a follow, a text that names the account)
          */
         message: string;
         /** @description For invalid input: one entry per invalid field */

@@ -17,6 +17,12 @@ export interface SqlLoad {
   seconds: number;
   /** `sql` is the whole transaction, sent as it is (its own settings, one message): no identities, no begin. */
   raw?: boolean;
+  /**
+   * Seconds added before `seconds` for the sessions to warm up: the figures then start when the last client's
+   * first transaction ended, not the first's (with 64 clients on 2 cores, compiling every session's functions
+   * takes seconds, which would otherwise count as a slow run).
+   */
+  warmUp?: number;
 }
 
 function script(load: SqlLoad): string {
@@ -53,14 +59,16 @@ async function transactions(dir: string): Promise<Transaction[]> {
 /**
  * Figures of a warm session: each client's first transaction is left out, as PL/pgSQL compiles and plans a
  * function once per session (hundreds of ms for the heavy ones) and PostgREST's and the facade's sessions
- * live long. Throughput counts from the first of those first transactions to end to the last end.
+ * live long. Throughput counts from the first of those first transactions to end (the last, with `allWarm`)
+ * to the last end.
  */
-function warmFigures(all: Transaction[]): Pick<Load, 'perSecond' | 'p50' | 'p99'> | undefined {
+function warmFigures(all: Transaction[], allWarm: boolean): Pick<Load, 'perSecond' | 'p50' | 'p99'> | undefined {
   const first = new Map<number, number>();
   for (const t of all) first.set(t.client, Math.min(first.get(t.client) ?? Infinity, t.number));
-  const warm = all.filter((t) => t.number > first.get(t.client)!);
+  const firstEnds = all.filter((t) => t.number === first.get(t.client)).map((t) => t.end);
+  const start = allWarm ? Math.max(...firstEnds) : Math.min(...firstEnds);
+  const warm = all.filter((t) => t.number > first.get(t.client)! && (!allWarm || t.end > start));
   if (warm.length === 0) return undefined;
-  const start = Math.min(...all.filter((t) => t.number === first.get(t.client)).map((t) => t.end));
   const end = Math.max(...warm.map((t) => t.end));
   const latencies = warm.map((t) => t.latency);
   return { perSecond: warm.length / (end - start), p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
@@ -103,7 +111,7 @@ async function runScript(
         '--jobs',
         String(Math.min(2, load.clients)),
         '--time',
-        String(load.seconds),
+        String(load.seconds + (load.warmUp ?? 0)),
         '--file',
         file,
         '--log',
@@ -123,7 +131,7 @@ async function runScript(
     if (!tps) return Array.from({ length: groups }, () => noLoad(`pgbench: ${error ?? 'no result'}`));
     return Array.from({ length: groups }, (_, group) => {
       const mine = all.filter((t) => groupOf(t) === group);
-      const warm = warmFigures(mine);
+      const warm = warmFigures(mine, load.warmUp !== undefined);
       if (warm) return { ...warm, failed: error };
       // A single transaction per client (each one is slow): pgbench's own figures, cold.
       const latencies = mine.map((t) => t.latency);

@@ -4,14 +4,18 @@
 import { cpuByProcess } from './cpu.ts';
 import type { Load } from './load.ts';
 
-/** `run` (a load of `seconds`) and the primary's CPU µs per write it made (NaN when it measured no rate). */
+/**
+ * `run` (a load of `seconds` after `warmUp` seconds its figures leave out) and the primary's CPU µs per write it
+ * made (NaN when it measured no rate).
+ */
 export async function withPrimaryCpu(
   seconds: number,
   run: () => Promise<Load>,
+  warmUp = 0,
 ): Promise<{ load: Load; cpuPerWrite: number }> {
   const window = seconds / 2;
   const running = run();
-  await sleep(seconds / 4);
+  await sleep(warmUp + seconds / 4);
   const before = cpuByProcess('postgres');
   await sleep(window);
   const after = cpuByProcess('postgres');

@@ -50,6 +50,14 @@ function dollarQuoted(text: string, from: number): { body: string; end: number }
 
 const qualified = /\b(public|private|auth)\.(\w+)\s*\(/g;
 
+/**
+ * A body's code without its comments and the insides of its string literals, where a function or table may be
+ * named without being called or written (a message saying "call private.recount_counters()").
+ */
+function codeOnly(body: string): string {
+  return body.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'/g, (token) => token.startsWith("'") ? "''" : ' ');
+}
+
 export function sqlGraph(files: Source[]): SqlGraph {
   const graph: SqlGraph = { bodies: new Map(), triggers: new Map(), causes: new Map(), tableCalls: new Map() };
   for (const { text } of files) {
@@ -112,6 +120,7 @@ export function sqlCodes(graph: SqlGraph, roots: string[], documented: Set<strin
     seen.add(key);
     const body = graph.bodies.get(fn)!;
     const { codes, prefixes } = quotedCodes(body, documented);
+    const code = codeOnly(body);
     codes.forEach((code) => found.add(code));
     for (const prefix of prefixes) {
       const built = families.length > 0
@@ -119,14 +128,14 @@ export function sqlCodes(graph: SqlGraph, roots: string[], documented: Set<strin
         : [...documented].filter((c) => c.startsWith(prefix));
       built.filter((code) => documented.has(code)).forEach((code) => found.add(code));
     }
-    for (const [, schema, name] of body.matchAll(qualified)) visitFunction(`${schema}.${name}`, families);
-    for (const [, verb, table] of body.matchAll(/\b(insert\s+into|delete\s+from)\s+(\w+\.\w+)/gi)) {
+    for (const [, schema, name] of code.matchAll(qualified)) visitFunction(`${schema}.${name}`, families);
+    for (const [, verb, table] of code.matchAll(/\b(insert\s+into|delete\s+from)\s+(\w+\.\w+)/gi)) {
       visitTable(`${table}:${verb.split(/\s+/)[0].toLowerCase()}`);
     }
     // An update fires the `update of …` triggers of the columns it sets (the names before an `=` in its set list).
     const update =
       /\bupdate\s+(\w+\.\w+)(?:\s+(?:as\s+)?\w+)?\s+set\b([\s\S]*?)(?:\bwhere\b|\bfrom\b|\breturning\b|;|$)/gi;
-    for (const [, table, list] of body.matchAll(update)) {
+    for (const [, table, list] of code.matchAll(update)) {
       visitTable(`${table}:update`, [...list.matchAll(/(\w+)\s*=(?!=)/g)].map((m) => m[1]));
     }
   };
