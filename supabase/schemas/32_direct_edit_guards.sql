@@ -239,6 +239,11 @@ declare
 begin
   -- A summary behind by its pending reports is not one to correct: they are folded in first.
   perform private.fold_pending_counts();
+  -- Every summary row is taken first, as a removed report takes its own (06_moderation.sql): this waits for the
+  -- reports in flight (a reporter holds its element's row, or a key share of it while it leaves its report pending,
+  -- to its commit) and makes new reporters wait for this transaction, so the next statement counts every pending
+  -- report it drops.
+  perform from private.reported_elements e order by e.target_type, e.target_id for update;
   with truth as (
     select r.target_type, coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) as target_id,
       count(*)::integer as reports_count, max(r.created_at) as latest_at

@@ -179,6 +179,36 @@ describe.skipIf(!authIsRunning)('moderation', () => {
     ).toEqual([{ reports_count: 3, latest: true }]);
   });
 
+  it('rebuilding the summary while a report is in flight neither loses it nor counts it twice', async () => {
+    const troll = await createAccount('troll');
+    const reporters = await Promise.all([1, 2, 3, 4].map(() => createAccount('reporter')));
+    const post = await rpc(troll, 'create_post', { p_body: 'reported while repaired' });
+    const busy = (work: () => Promise<unknown>) =>
+      asRoot.begin(async (holder) => {
+        await holder`select 1 from private.reported_elements where target_id = ${post.id} for no key update`;
+        await work();
+      });
+    await rpc(reporters[0], 'report_post', { p_post_id: post.id, p_reason: 'one' });
+    await busy(() => rpc(reporters[1], 'report_post', { p_post_id: post.id, p_reason: 'two' }));
+    await rpc(reporters[2], 'report_post', { p_post_id: post.id, p_reason: 'three' }); // folds the second
+    expect(await asRoot`select delta from private.pending_counts where target_id = ${post.id}`).toEqual([{ delta: 0 }]);
+    // The fourth reporter finds the summary busy and leaves its report on that row, and has not committed yet
+    // when an admin rebuilds the summary.
+    let fourth!: ReturnType<typeof heldOpen>;
+    await busy(async () => {
+      fourth = heldOpen(reporters[3], (tx) => tx`select public.report_post(${post.id}::uuid, 'four')`);
+      await fourth.ran;
+    });
+    const rebuilt = asRoot`select private.resummarize_reports()`.execute();
+    await lockWaits(1);
+    fourth.release();
+    await Promise.all([fourth.done, rebuilt]);
+    const group = (await rpc(admin, 'admin_reports', { p_type: 'post', p_limit: 100 })).items
+      .find((g: { target_id: string }) => g.target_id === post.id);
+    expect(group.reports_count).toBe(4);
+    expect(await asRoot`select detail from moderation.integrity_report() where element_id = ${post.id}`).toEqual([]);
+  });
+
   it('16 accounts reporting one post at once while an admin dismisses reports of it: no report lost or counted twice', async () => {
     const troll = await createAccount('troll');
     const reporters = await Promise.all(Array.from({ length: 16 }, () => createAccount('reporter')));
