@@ -66,6 +66,19 @@ comment on table private.reported_elements is 'One row per reported user, post o
 -- '<type>_reports'), folded in by the next reporter that finds the row free. The admin list and the Studio view add
 -- them: the count is exact; `latest_at` is behind by the reports still pending (filed while the row was busy) until
 -- that fold or private.fold_pending_counts().
+create function private.reports_counter(p_type public.report_target)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_type::text || '_reports'
+$$;
+revoke execute on function private.reports_counter(public.report_target) from public;
+grant execute on function private.reports_counter(public.report_target) to authenticated, service_role;
+comment on function private.reports_counter(public.report_target) is
+  'The counter of private.pending_counts holding the reports of an element of this type left pending.';
+
 create function private.add_report_to_summary(
   p_type public.report_target, p_target uuid, p_delta integer, p_at timestamptz default null
 )
@@ -76,7 +89,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_pending text := p_type::text || '_reports';
+  v_pending text := private.reports_counter(p_type);
   v_total integer;
 begin
   loop
@@ -144,7 +157,7 @@ begin
   where e.target_type = v_row.target_type and e.target_id = v_target
   for update;
   with dropped as (
-    delete from private.pending_counts d where d.counter = v_row.target_type::text || '_reports' and d.target_id = v_target
+    delete from private.pending_counts d where d.counter = private.reports_counter(v_row.target_type) and d.target_id = v_target
   )
   select count(*), max(r.created_at) into v_count, v_latest
   from public.reports r

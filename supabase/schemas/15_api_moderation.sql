@@ -299,7 +299,7 @@ begin
   select coalesce(jsonb_agg(jsonb_build_object('at', g.latest_at, 'id', g.target_id, 'item', jsonb_build_object(
            'target_type', g.target_type, 'target_id', g.target_id,
            'reports_count', g.reports_count + coalesce((select t.delta from private.pending_totals t
-             where t.counter = g.target_type::text || '_reports' and t.target_id = g.target_id), 0),
+             where t.counter = private.reports_counter(g.target_type) and t.target_id = g.target_id), 0),
            'latest_at', g.latest_at,
            'latest_reports', (
              select jsonb_agg(jsonb_build_object('id', r.id, 'reason', r.reason, 'created_at', r.created_at,

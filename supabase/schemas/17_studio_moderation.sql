@@ -29,7 +29,7 @@ comment on function moderation.label(text, uuid) is 'A readable label of a user 
 create view moderation.reported_elements as
 select e.target_type, e.target_id, moderation.label(e.target_type::text, e.target_id) as label,
   e.reports_count + coalesce((select t.delta from private.pending_totals t
-    where t.counter = e.target_type::text || '_reports' and t.target_id = e.target_id), 0) as open_reports,
+    where t.counter = private.reports_counter(e.target_type) and t.target_id = e.target_id), 0) as open_reports,
   e.latest_at,
   (select r.reason from public.reports r
    where coalesce(r.target_user_id, r.target_post_id, r.target_comment_id) = e.target_id

@@ -954,7 +954,7 @@ as $$
     from public.reports r group by 1, 2
   ) t
   full join private.reported_elements e on e.target_type = t.target_type and e.target_id = t.target_id
-  left join pending pr on pr.counter = e.target_type::text || '_reports' and pr.target_id = e.target_id
+  left join pending pr on pr.counter = private.reports_counter(e.target_type) and pr.target_id = e.target_id
   where e.reports_count + coalesce(pr.delta, 0) is distinct from t.n
     or (pr.delta is null and e.latest_at is distinct from t.latest)
   union all
