@@ -9,7 +9,8 @@
 // with and without the write's announcement (private.note_write, the bump of the caller's write count that the
 // facade and PostgREST make with every write), side by side in one pgbench run. Prints rates, p50, p99, the
 // primary's CPU per write and the ratios the issue asks for: a hot target against spread ones, the facade against
-// pgbench, the writes with their announcement against the same writes without. Last, reports of one post by many
+// pgbench, the writes with their announcement against the same writes without; then the post like through the
+// facade and pgbench again with Postgres alone on one core (cpu.ts, onCoresApart). Last, reports of one post by many
 // accounts at once against reports of a post each (report-bursts.ts; BENCH_REPORT_ROUNDS rounds, default 8).
 //   --keep         run on the kept bench database of BENCH_SCALE (default 1: 1 M posts), seeded beforehand by
 //                  `bench:scale --seed-only`
@@ -27,6 +28,7 @@ import { replicaByDefault, upKeptBench } from './kept.ts';
 import { raiseLimits } from './limits.ts';
 import type { Load } from './load.ts';
 import { runPgbench, runPgbenchPair } from './pgbench.ts';
+import { onCoresApart } from './cpu.ts';
 import { withPrimaryCpu } from './primary-cpu.ts';
 import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
@@ -102,6 +104,21 @@ export async function writesBench(args: string[]): Promise<void> {
       }
     }
     const announced = await withAndWithoutAnnouncement(stack, kinds[0], accounts.slice(0, 16), seconds, scratch);
+    const apart = await step('post likes, Postgres on a core of its own', async () => {
+      const measured: Row[] = [];
+      for (const callers of callerCounts) {
+        for (const target of targets) {
+          for (const door of ['facade', 'pgbench'] as const) {
+            const warmUp = door === 'pgbench' ? seconds : 0;
+            const run = () =>
+              runDoor(stack, door, kinds[0], target, accounts.slice(0, callers), seconds, warmUp, scratch);
+            const done = await onCoresApart(() => withPrimaryCpu(seconds, run, warmUp));
+            if (done) measured.push({ kind: kinds[0].name, callers, target, door, ...done });
+          }
+        }
+      }
+      return measured;
+    });
     const bursts = await step(
       'reports',
       async () => reportBursts(stack, root, callerCounts, accounts, await authorsOf(root, aims), reportRounds),
@@ -111,6 +128,7 @@ export async function writesBench(args: string[]): Promise<void> {
     }`;
     console.log([...started, finished, database, `${seconds} s per run (BENCH_SECONDS)`, ''].join('\n'));
     console.log(report(kinds, rows, announced));
+    console.log(apartReport(apart));
     console.log(burstReport(bursts));
   } finally {
     await restore();
@@ -320,6 +338,36 @@ function report(kinds: Kind[], rows: Row[], announced: { announced: Load; silent
       } (goal ≥ ×0.9).`,
   );
   return lines.join('\n');
+}
+
+/**
+ * The facade against pgbench with Postgres alone on one core and everything else on the other (onCoresApart, the
+ * layout of a hosted project): whether the facade keeps up with what Postgres can do, its own CPU left aside.
+ */
+function apartReport(apart: Row[]): string {
+  if (apart.length === 0) return 'Post likes with Postgres on a core of its own: not run (one core).';
+  const lines = [
+    '',
+    'Post likes with Postgres alone on one core, the facade, the gateway, wrk and pgbench on the other:',
+    '',
+    '| callers | target | facade writes/s | p99 ms | pgbench writes/s | p99 ms | facade ÷ pgbench, rate (goal ≥ ×0.8) | CPU/write, facade ÷ pgbench |',
+    '|---:|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const callers of callerCounts) {
+    for (const target of targets) {
+      const [facade, pgbench] = (['facade', 'pgbench'] as const).map((door) =>
+        apart.find((r) => r.callers === callers && r.target === target && r.door === door)!
+      );
+      lines.push(
+        `| ${callers} | ${target} | ${perSecond(facade.load.perSecond)} | ${ms(facade.load.p99)} | ${
+          perSecond(pgbench.load.perSecond)
+        } | ${ms(pgbench.load.p99)} | ${ratio(facade.load.perSecond, pgbench.load.perSecond)} | ${
+          ratio(facade.cpuPerWrite, pgbench.cpuPerWrite)
+        } |`,
+      );
+    }
+  }
+  return [...lines, ''].join('\n');
 }
 
 function burstReport(bursts: Burst[]): string {
