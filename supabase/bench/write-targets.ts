@@ -66,3 +66,18 @@ export async function findSeededTargets(root: postgres.Sql, count: number): Prom
     spread: posts.map((p, i) => ({ post: p.id, comment: comments[i].id, account: p.username })),
   };
 }
+
+/**
+ * The rows of private.pending_counts each hot counter keeps (10_counters.sql: a row per change pending at once,
+ * left at 0 once folded, until `private.fold_pending_counts()`), and how many hold a change: one line.
+ */
+export async function hotPendingRows(root: postgres.Sql, hot: Aim): Promise<string> {
+  const rows = await root`
+    select d.counter, count(*)::int as kept, (count(*) filter (where d.delta <> 0))::int as holding
+    from private.pending_counts d
+    where d.target_id in (${hot.post}::uuid, ${hot.comment}::uuid,
+      (select p.id from public.profiles p where p.username = ${hot.account}))
+    group by 1 order by 1`;
+  const each = rows.map((r) => `${r.counter} ${r.kept} (${r.holding} holding a change)`).join(', ');
+  return `Rows of private.pending_counts the hot targets' counters keep after the runs: ${each || 'none'}.`;
+}

@@ -33,7 +33,7 @@ import { withPrimaryCpu } from './primary-cpu.ts';
 import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 import { type Burst, burstDoors, reportBursts } from './report-bursts.ts';
-import { type Aim, createTargets, findSeededTargets, type Targets } from './write-targets.ts';
+import { type Aim, createTargets, findSeededTargets, hotPendingRows, type Targets } from './write-targets.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
 const callerCounts = [16, 64];
@@ -103,6 +103,7 @@ export async function writesBench(args: string[]): Promise<void> {
         }
       }
     }
+    const pendingRows = await hotPendingRows(root, aims.hot);
     const announced = await withAndWithoutAnnouncement(stack, kinds[0], accounts.slice(0, 16), seconds, scratch);
     const apart = await step('post likes, Postgres on a core of its own', async () => {
       const measured: Row[] = [];
@@ -128,6 +129,7 @@ export async function writesBench(args: string[]): Promise<void> {
     }`;
     console.log([...started, finished, database, `${seconds} s per run (BENCH_SECONDS)`, ''].join('\n'));
     console.log(report(kinds, rows, announced));
+    console.log(pendingRows);
     console.log(apartReport(apart));
     console.log(burstReport(bursts));
   } finally {
