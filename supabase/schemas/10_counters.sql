@@ -80,6 +80,8 @@ comment on function private.leave_pending(text, uuid, integer) is
 
 -- Takes the pending changes of a counter that no writer holds this instant: sets them to 0 (their rows stay for the
 -- next busy writer) and answers their sum. Those held are a writer's not committed yet: the next fold takes them.
+-- A burst leaves as many rows as changes were pending at its peak, and every reader and fold of the counter walks
+-- them all: past 64 (more than a burst of 64 writers keeps in use), the rows left at 0 that no writer holds go.
 create function private.take_pending(p_counter text, p_target uuid)
 returns integer
 language sql
@@ -94,6 +96,15 @@ as $$
   ),
   zeroed as (
     update private.pending_counts d set delta = 0 from taken t where d.id = t.id returning t.delta
+  ),
+  spare as (
+    delete from private.pending_counts d
+    where d.id in (
+      select f.id from private.pending_counts f
+      where f.counter = p_counter and f.target_id = p_target and f.delta = 0
+      order by f.id offset 64
+      for update skip locked
+    )
   )
   select coalesce(sum(z.delta), 0)::integer from zeroed z
 $$;

@@ -84,6 +84,23 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     180_000,
   );
 
+  it("a fold keeps at most 64 of its counter's rows left at 0: a burst's rows do not stay for every reader to walk", async () => {
+    const author = await createAccount('burst');
+    const liker = await createAccount('liker');
+    const post = await rpc(author, 'create_post', { p_body: 'after the burst' });
+    // What a burst of writers leaves behind: 100 rows of the post's likes counter, folded to 0.
+    await asRoot.begin(async (tx) => {
+      await tx`select set_config('private.recounting', 'on', true)`;
+      await tx`insert into private.pending_counts (counter, target_id, delta)
+               select 'post_likes', ${post.id}, 0 from generate_series(1, 100)`;
+    });
+    expect(await rpc(liker, 'like_post', { p_post_id: post.id })).toMatchObject({ likes_count: 1 });
+    const [{ rows }] =
+      await asRoot`select count(*)::int as rows from private.pending_counts where target_id = ${post.id}`;
+    expect(rows).toBe(64);
+    expect(await asRoot`select detail from moderation.integrity_report() where element_id = ${post.id}`).toEqual([]);
+  });
+
   it('fold and recount while a counted row is busy: its pending change waits for the next fold, nothing fails', async () => {
     const author = await createAccount('busy');
     const fan = await createAccount('busyfan');
