@@ -60,12 +60,7 @@ create index reported_elements_type_latest_idx on private.reported_elements (tar
 
 comment on table private.reported_elements is 'One row per reported user, post or comment: open reports and the latest. Kept by triggers.';
 
--- A new report adds one to its element's row. An element many accounts report at once (a viral post) would queue
--- its reporters on that row's lock, held to each one's commit; so, as a counter does (10_counters.sql), a reporter
--- takes the row only when it is free and otherwise leaves its report in private.pending_counts (counter
--- '<type>_reports'), folded in by the next reporter that finds the row free. The admin list and the Studio view add
--- them: the count is exact; `latest_at` is behind by the reports still pending (filed while the row was busy) until
--- that fold or private.fold_pending_counts().
+-- Reports left pending (below) are the counter '<type>_reports' of private.pending_counts, its name built here.
 create function private.reports_counter(p_type public.report_target)
 returns text
 language sql
@@ -79,6 +74,12 @@ grant execute on function private.reports_counter(public.report_target) to authe
 comment on function private.reports_counter(public.report_target) is
   'The counter of private.pending_counts holding the reports of an element of this type left pending.';
 
+-- A new report adds one to its element's row. An element many accounts report at once (a viral post) would queue
+-- its reporters on that row's lock, held to each one's commit; so, as a counter does (10_counters.sql), a reporter
+-- takes the row only when it is free and otherwise leaves its report in private.pending_counts (counter
+-- '<type>_reports'), folded in by the next reporter that finds the row free. The admin list and the Studio view add
+-- them: the count is exact; `latest_at` is behind by the reports still pending (filed while the row was busy) until
+-- that fold or private.fold_pending_counts().
 create function private.add_report_to_summary(
   p_type public.report_target, p_target uuid, p_delta integer, p_at timestamptz default null
 )
