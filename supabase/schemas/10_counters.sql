@@ -81,7 +81,10 @@ comment on function private.leave_pending(text, uuid, integer) is
 -- Takes the pending changes of a counter that no writer holds this instant: sets them to 0 (their rows stay for the
 -- next busy writer) and answers their sum. Those held are a writer's not committed yet: the next fold takes them.
 -- A burst leaves as many rows as changes were pending at its peak, and every reader and fold of the counter walks
--- them all: past 64 (more than a burst of 64 writers keeps in use), the rows left at 0 that no writer holds go.
+-- them all: past 64 (more than a burst of 64 writers keeps in use), the rows left at 0 that no writer holds go, by
+-- a fold that found nothing to take (the burst is over). Not during a burst: the next writers would insert rows
+-- again, and the index entries of rows inserted and deleted pile up on the counter's one key faster than anything
+-- removes them (supabase/bench/reports/WRITES.md, "The small stack's gap, found").
 create function private.take_pending(p_counter text, p_target uuid)
 returns integer
 language sql
@@ -99,7 +102,7 @@ as $$
   ),
   spare as (
     delete from private.pending_counts d
-    where d.id in (
+    where not exists (select from taken) and d.id in (
       select f.id from private.pending_counts f
       where f.counter = p_counter and f.target_id = p_target and f.delta = 0
       order by f.id offset 64

@@ -77,8 +77,11 @@ export async function startReplica(profile: Profile, primaryUrl: string, logDir:
     dataDir,
     port,
     socketDir: join(profile.dir, 'replica-socket'),
-    // The primary keeps the rows a long read on the replica still needs, instead of the replica cancelling it.
-    settings: ['hot_standby_feedback=on', ...profileSettings(profile)],
+    // The primary keeps the rows a long read on the replica still needs, instead of the replica cancelling it. It
+    // learns what the replica still needs at most once per wal_receiver_status_interval, and keeps everything newer
+    // meanwhile: at the default 10 s a hot counter's dead rows and index entries piled up for seconds on the primary
+    // (supabase/bench/reports/WRITES.md, "The small stack's gap, found"); every second, not for long.
+    settings: ['hot_standby_feedback=on', 'wal_receiver_status_interval=1s', ...profileSettings(profile)],
   }, logDir));
   const url = new URL(primaryUrl);
   url.port = String(port);
