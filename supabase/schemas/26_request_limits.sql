@@ -7,9 +7,9 @@
 -- quota here synchronously (private.take_request_quota, in a transaction of its own at the head of the
 -- request's first round trip to the primary) until it knows the key's state in the current window; from then
 -- on, while the key is far from its limit, it admits requests itself and writes their counts here in one
--- statement every quarter second at most, a key's once it has 8 unwritten or its oldest has waited 3 s
--- (private.add_request_counts), which answers each key's new total, what
--- the other instances counted included. Near the limit every request takes its quota here again, with the
+-- statement every quarter second at most, a key's once it has 8 unwritten or its oldest has waited 8 s
+-- (private.add_request_counts), which answers each key's new total, what the other instances counted included;
+-- when a window ends it starts the key's next one itself, from the length this file answers. Near the limit every request takes its quota here again, with the
 -- instance's counts written first, so a refusal is exact and its message is this file's. A request that fails
 -- still counts (it was admitted before its statements ran). PostgREST runs a GET in a read-only transaction,
 -- where nothing can be counted: supabase-js reads are not limited here (their writes meet the write limits);
@@ -71,9 +71,12 @@ comment on function private.request_limit_exempt(uuid[]) is
   'The accounts of a list exempt from the request limit by account (admins and trusted writers).';
 
 -- Keys' states as the facade keeps them between takes, for `p_keys` [{key, window_start, requests}]: each
--- {key, window_start, reset (seconds to the window's end)} and what is left of its limit once `requests` are
--- counted, {limit, remaining}; requests null: {exempt: true}. A key whose scope has no limit is left out. A set
--- (and jsonb, which plpgsql and a write of many keys both pass), so that a write of many keys calls it once.
+-- {key, window_start, reset (seconds to the window's end, rounded up, for the RateLimit-Reset header),
+-- ends_in_ms (the same in milliseconds from the transaction's start, so never early on the facade's clock),
+-- window_seconds (the window's length: the facade starts the next window itself)} and what is left of its limit
+-- once `requests` are counted, {limit, remaining}; requests null: {exempt: true}. A key whose scope has no limit
+-- is left out. A set (and jsonb, which plpgsql and a write of many keys both pass), so that a write of many keys
+-- calls it once.
 create function private.request_key_states(p_keys jsonb)
 returns jsonb
 language sql
@@ -81,7 +84,9 @@ stable
 set search_path = ''
 as $$
   select coalesce(jsonb_agg(jsonb_build_object('key', k.key, 'window_start', k.window_start,
-      'reset', greatest(1, ceil(extract(epoch from k.window_start + l.window_length - now()))::integer))
+      'reset', greatest(1, ceil(extract(epoch from k.window_start + l.window_length - now()))::integer),
+      'ends_in_ms', greatest(0, floor(extract(epoch from k.window_start + l.window_length - now()) * 1000))::bigint,
+      'window_seconds', extract(epoch from l.window_length)::integer)
     || case when k.requests is null then jsonb_build_object('exempt', true)
       else jsonb_build_object('limit', l.max_requests, 'remaining', greatest(0, l.max_requests - k.requests)) end), '[]')
   from jsonb_to_recordset(p_keys) as k(key text, window_start timestamptz, requests integer)

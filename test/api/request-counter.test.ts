@@ -17,6 +17,8 @@ const state = (remaining: number, reset = 300): KeyState => ({
   key: 'account:a',
   window_start: windowStart,
   reset,
+  ends_in_ms: reset * 1000,
+  window_seconds: 300,
   limit: 100,
   remaining,
 });
@@ -79,6 +81,24 @@ describe('the request counter', () => {
     control.failing = false;
     await counter.flush();
     expect(writes).toHaveLength(1);
+  });
+
+  it('starts the next window itself when a window ends, and keeps no late answer about the one that ended', async () => {
+    vi.useFakeTimers();
+    const { counter, writes } = recordingCounter();
+    counter.learn('account:a', state(12, 2));
+    counter.admit(['account:a']);
+    vi.advanceTimersByTime(2_000);
+    // The window ended: the request counts in the next, from nothing, and the one unwritten count of the window
+    // that ended is dropped.
+    expect(counter.admit(['account:a'])).toEqual({ local: true, left: { limit: 100, remaining: 99, reset: 300 } });
+    counter.learn('account:a', state(0, 1));
+    await counter.flush();
+    const nextWindow = '2026-11-27T18:05:00.000Z';
+    expect(writes).toEqual([[{ key: 'account:a', window_start: nextWindow, requests: 1 }]]);
+    // That one ended too, and the one after: the key is forgotten, its next request goes to the database.
+    vi.advanceTimersByTime(600_000);
+    expect(counter.admit(['account:a']).local).toBe(false);
   });
 
   it("writes a busy key's counts at the next interval, a quiet key's once the oldest has waited holdMs", async () => {

@@ -151,6 +151,7 @@ describe.skipIf(!authIsRunning)('request limits', () => {
     expect(reset).toBeLessThanOrEqual(300);
     // An anonymous read counts for its address (a replica may serve it; the quota is taken on the primary).
     const address = '127.0.0.203';
+    await asRoot`delete from private.request_counts where key = ${`address:${address}`}`;
     await leave(`address:${address}`, 5);
     const anonymous = await apiFrom(address, 'GET', `/${reader.username}`);
     expect(anonymous.status).toBe(200);
@@ -189,6 +190,26 @@ describe.skipIf(!authIsRunning)('request limits', () => {
       await leave(`account:${account.id}`, 0);
       expect((await profile(account)).status).toBe(200);
     }
+  });
+
+  it("a take answers when the key's window ends, to the millisecond, and how long windows are; a write of a window that ended counts nothing", async () => {
+    const address = '127.0.0.203';
+    await asRoot`delete from private.request_counts where key = ${`address:${address}`}`;
+    const [{ answer, length, ends }] = await asRoot`
+      select private.take_request_quota(null, ${address}) -> 'address' as answer,
+        extract(epoch from l.window_length)::integer as length,
+        extract(epoch from private.write_window_start(l.window_length) + l.window_length - now()) * 1000 as ends
+      from private.request_limits l where l.scope = 'address'`;
+    expect(answer.window_seconds).toBe(length);
+    expect(answer.ends_in_ms).toBe(Math.floor(Number(ends)));
+    expect(answer.reset).toBe(Math.max(1, Math.ceil(Number(ends) / 1000)));
+    const ended = new Date(Date.parse(answer.window_start) - length * 1000).toISOString();
+    const late = JSON.stringify([{ key: `address:${address}`, window_start: ended, requests: 5 }]);
+    const current = JSON.stringify([{ key: `address:${address}`, window_start: answer.window_start, requests: 5 }]);
+    expect((await asRoot`select private.add_request_counts(${late}::text::jsonb) as states`)[0].states).toEqual([]);
+    expect(await counted(`address:${address}`)).toBe(1);
+    await asRoot`select private.add_request_counts(${current}::text::jsonb)`;
+    expect(await counted(`address:${address}`)).toBe(6);
   });
 
   it('only the facade may count: the API roles can neither take a quota nor write counts', async () => {

@@ -13,6 +13,15 @@
 // they admit in that time beyond the margin (the margin is how near to the limit a key must be for every request
 // to go to the database): per other instance, fewer than `batchSize` held plus what it admits in about two
 // flush intervals.
+//
+// Window ends: when a key's window ends, this process starts the key's next one itself (the database answers
+// when the window ends, to the millisecond, and how long windows are), with nothing counted yet, and admits the
+// key's requests into it as it would have in the window that ended, written when due. Before, every request of a
+// window's last second and of the next one's first round trip took its quota in the database: a burst of upserts
+// on the busy keys' rows from every instance at once at each window's end (64 callers through one instance: about
+// 250 takes at each end, none now). What the key's window had not written yet at its end is dropped, as the
+// database would drop it, and so are the requests admitted in the few milliseconds by which this process learns
+// the end late (its round trip).
 import { type Quota, tighterQuota } from './limits.ts';
 
 /** A key's state as the database answers it (private.request_key_state); no limit nor remaining: exempt. */
@@ -20,8 +29,12 @@ export interface KeyState {
   /** The key as the database names it (an address as Postgres writes it). */
   key: string;
   window_start: string;
-  /** Seconds until the window ends, rounded up. */
+  /** Seconds until the window ends, rounded up (the RateLimit-Reset header). */
   reset: number;
+  /** Milliseconds until the window ends, from the start of the database's transaction: never early here. */
+  ends_in_ms: number;
+  /** The window's length: the next one starts when it ends. */
+  window_seconds: number;
   limit?: number;
   remaining?: number;
   exempt?: boolean;
@@ -74,7 +87,7 @@ export function margin(limit: number): number {
 
 interface Entry {
   state: KeyState;
-  /** When the window ends on this process's clock (the database's `reset` is rounded up: up to 1 s late). */
+  /** When the window ends on this process's clock (late by the round trip that answered it, never early). */
   endsAt: number;
   /** Admitted here, not yet sent. */
   pending: number;
@@ -84,29 +97,58 @@ interface Entry {
   heldSince: number;
 }
 
+/** The window after `entry`'s, with nothing counted, if it holds `now`; exempt stays exempt. */
+function nextWindow(entry: Entry, now: number): Entry | undefined {
+  const length = entry.state.window_seconds * 1000;
+  const endsAt = entry.endsAt + length;
+  if (now >= endsAt) return undefined;
+  const { state } = entry;
+  const window_start = new Date(Date.parse(state.window_start) + length).toISOString();
+  const remaining = state.limit;
+  return {
+    state: { ...state, window_start, reset: state.window_seconds, ends_in_ms: length, remaining },
+    endsAt,
+    pending: 0,
+    sending: 0,
+    heldSince: now,
+  };
+}
+
 export function createRequestCounter(writeCounts: WriteCounts, intervalMs = flushIntervalMs): RequestCounter {
   const entries = new Map<string, Entry>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let flushing: Promise<void> | undefined;
   let pruneAt = 1024;
 
-  /** The entry of `key` while admitting here may use it: its window has more than a second left. */
+  /** The entry of `key` in the window that holds `now`: the one known, or the next (started here), or none. */
   const current = (key: string, now: number) => {
     const entry = entries.get(key);
-    return entry && entry.endsAt - 1000 > now ? entry : undefined;
+    if (!entry || now < entry.endsAt) return entry;
+    const next = nextWindow(entry, now);
+    if (next) entries.set(key, next);
+    else entries.delete(key);
+    return next;
   };
 
   const keep = (key: string, state: KeyState, now: number) => {
     const entry = entries.get(key);
-    const endsAt = now + state.reset * 1000;
-    if (entry && entry.state.window_start === state.window_start) Object.assign(entry, { state, endsAt });
+    const endsAt = now + state.ends_in_ms;
+    const window = Date.parse(state.window_start);
+    const known = entry ? Date.parse(entry.state.window_start) : undefined;
+    // An answer about a window this process has already left (sent before its end, answered after) is of no use.
+    if (known !== undefined && window < known) return;
+    if (entry && window === known) Object.assign(entry, { state, endsAt: Math.min(entry.endsAt, endsAt) });
     else entries.set(key, { state, endsAt, pending: 0, sending: 0, heldSince: now });
     if (entries.size >= pruneAt) prune(now);
   };
 
-  /** Forgets the keys whose window ended, their unwritten counts with them (they limit nothing any more). */
+  /**
+   * Moves every key whose window ended into the next (its unwritten counts dropped: they limit nothing any more),
+   * and forgets those whose next window ended too. A write in flight for a window that ended answers its own entry,
+   * no longer this map's.
+   */
   const prune = (now: number) => {
-    for (const [key, entry] of entries) if (entry.endsAt <= now && entry.sending === 0) entries.delete(key);
+    for (const key of entries.keys()) current(key, now);
     pruneAt = Math.max(1024, entries.size * 2);
   };
 
@@ -150,7 +192,7 @@ export function createRequestCounter(writeCounts: WriteCounts, intervalMs = flus
         }
       },
       () => {
-        // Kept for the next try; those of windows that have ended go with the next prune.
+        // Kept for the next try (those of a window that has ended are no longer this map's: dropped).
         for (const [, entry] of sent) {
           entry.pending += entry.sending;
           entry.sending = 0;
