@@ -10,8 +10,8 @@
 -- next writer that finds the row free folds every pending change of that counter in with its own. What the API
 -- shows adds the pending changes (private.post_bodies and the other shapes, 11_api_shapes.sql), so it is exact; the
 -- counter column alone (PostgREST's `select('likes_count')`, say) is behind by the changes pending since the row was
--- last free, or for less than 50 ms (add_to_counter), until the next change of that counter folds them (or
--- private.fold_pending_counts()). Readers add them through private.pending_totals.
+-- last free, until the next change of that counter folds them (or private.fold_pending_counts()). Readers add
+-- them through private.pending_totals.
 --
 -- A pending change is written on a row of that counter left at 0 that no other writer holds this instant, and a
 -- fold sets the rows it takes back to 0 rather than deleting them: a hot counter keeps about a row per change
@@ -26,8 +26,7 @@ create table private.pending_counts (
     'user_reports', 'post_reports', 'comment_reports'
   )),
   target_id uuid not null,
-  delta integer not null,
-  pending_since timestamptz not null default now()
+  delta integer not null
 ) with (fillfactor = 10);
 create index pending_counts_target_idx on private.pending_counts (counter, target_id);
 alter table private.pending_counts enable row level security;
@@ -42,7 +41,6 @@ comment on column private.pending_counts.id is 'In the order the rows were made.
 comment on column private.pending_counts.counter is 'Which counter: posts.likes_count or comments_count, comments.likes_count, profiles.followers_count or following_count, or the reports of a user, post or comment (private.reported_elements.reports_count).';
 comment on column private.pending_counts.target_id is 'The post, comment or profile whose counter it is (the reported element''s, for reports).';
 comment on column private.pending_counts.delta is 'The change to add (0 once folded: the row waits for the next busy writer).';
-comment on column private.pending_counts.pending_since is 'When the change on the row was left (of no meaning once folded).';
 
 -- The sum of each counter's pending changes, what every reader adds to the column: looked up by counter and target
 -- (a correlated `where t.counter = … and t.target_id = …` reaches pending_counts_target_idx), one place for the rule.
@@ -66,7 +64,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  update private.pending_counts d set delta = d.delta + p_delta, pending_since = now()
+  update private.pending_counts d set delta = d.delta + p_delta
   where d.id = (
     select f.id from private.pending_counts f where f.counter = p_counter and f.target_id = p_target and f.delta = 0
     limit 1 for no key update skip locked
@@ -119,13 +117,6 @@ comment on function private.take_pending(text, uuid) is
 
 -- Adds p_delta to a counter: onto its row when the row is free, with every change pending for it; else as a
 -- pending change. A target that is gone counts nothing.
---
--- While a counter has changes pending since less than 50 ms (a burst), a change is left pending too, without
--- trying the row: the row takes a new version about every 50 ms of a burst instead of at almost every change.
--- Each version of a hot row carries a multixact (the writers' foreign-key checks hold it in key share while it is
--- updated), and a scan never marks such a dead version's index entry dead, so every look-up of the row walked every
--- page the row had filled and left, until the next vacuum (supabase/bench/reports/WRITES-1M.md, "A hot post
--- after a long burst"). A quiet counter has nothing pending: its change goes onto the row at once, as before.
 create function private.add_to_counter(p_counter text, p_target uuid, p_delta integer)
 returns void
 language plpgsql
@@ -135,26 +126,18 @@ set search_path = ''
 as $$
 declare
   v_total integer;
-  v_free boolean := false;
 begin
   if p_target is null then
     return;
   end if;
-  if p_delta = 0 or coalesce((
-    select min(d.pending_since) <= now() - interval '50 milliseconds'
-    from private.pending_counts d
-    where d.counter = p_counter and d.target_id = p_target and d.delta <> 0
-  ), true) then
-    if p_counter in ('post_likes', 'post_comments') then
-      perform from public.posts p where p.id = p_target for no key update skip locked;
-    elsif p_counter = 'comment_likes' then
-      perform from public.comments c where c.id = p_target for no key update skip locked;
-    else
-      perform from public.profiles p where p.id = p_target for no key update skip locked;
-    end if;
-    v_free := found;
+  if p_counter in ('post_likes', 'post_comments') then
+    perform from public.posts p where p.id = p_target for no key update skip locked;
+  elsif p_counter = 'comment_likes' then
+    perform from public.comments c where c.id = p_target for no key update skip locked;
+  else
+    perform from public.profiles p where p.id = p_target for no key update skip locked;
   end if;
-  if not v_free then
+  if not found then
     -- A fold (p_delta 0) of a row busy this instant leaves its pending changes for the next.
     if p_delta <> 0 and ((p_counter in ('post_likes', 'post_comments') and exists (select from public.posts p where p.id = p_target))
        or (p_counter = 'comment_likes' and exists (select from public.comments c where c.id = p_target))
