@@ -19,6 +19,19 @@
 -- instead of a row inserted and deleted per change, whose dead index entries every reader of the counter walked
 -- until the next vacuum (supabase/bench/reports/WRITES.md).
 
+-- The rows holding counters are vacuumed once a minute while they have 100 dead versions, not when a fifth of the
+-- table is dead (the default, never during a viral post's burst at a million posts). Each version of a hot row
+-- carries a multixact (the writers' foreign-key checks hold it in key share while a fold updates it), and a scan
+-- never marks such a dead version's index entry dead (Postgres's HeapTupleIsSurelyDead cannot tell without
+-- pg_multixact): only a vacuum removes them. Between two vacuums the hot row leaves page after page whose dead
+-- versions every look-up of it walks: at 1 M posts, 16 writers of one post fell to ×0.17–0.25 of writers of
+-- different posts within minutes, and came back to ×0.99–1.30 once the post's table was vacuumed every minute
+-- (supabase/bench/reports/WRITES-1M.md, "A hot post after a long burst"). A vacuum reads only the pages changed
+-- since the last one (0.34 s for posts at 1 M in the middle of a burst).
+alter table public.posts set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 100);
+alter table public.comments set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 100);
+alter table public.profiles set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 100);
+
 create table private.pending_counts (
   id bigint generated always as identity primary key,
   counter text not null check (counter in (

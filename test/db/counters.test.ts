@@ -111,6 +111,15 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
     expect(await asRoot`select detail from moderation.integrity_report() where element_id = ${post.id}`).toEqual([]);
   });
 
+  it('the tables holding counters are vacuumed at 100 dead versions, whatever their size', async () => {
+    const options = await asRoot`
+      select c.relname, c.reloptions from pg_class c
+      where c.oid in ('public.posts'::regclass, 'public.comments'::regclass, 'public.profiles'::regclass)
+      order by c.relname`;
+    const expected = ['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=100'];
+    expect(options).toEqual(['comments', 'posts', 'profiles'].map((relname) => ({ relname, reloptions: expected })));
+  });
+
   it('fold and recount while a counted row is busy: its pending change waits for the next fold, nothing fails', async () => {
     const author = await createAccount('busy');
     const fan = await createAccount('busyfan');
