@@ -14,6 +14,9 @@
 // accounts at once against reports of a post each (report-bursts.ts; BENCH_REPORT_ROUNDS rounds, default 8).
 //   --keep         run on the kept bench database of BENCH_SCALE (default 1: 1 M posts), seeded beforehand by
 //                  `bench:scale --seed-only`
+//   --long         instead, BENCH_ROUNDS rounds (default 10) of post likes and comments by 16 callers through
+//                  pgbench, on the hot post then on spread ones: whether a target that stays hot gets slower
+//                  (long-burst.ts)
 //   BENCH_SECONDS (default 10) per run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,7 @@ import { withPrimaryCpu } from './primary-cpu.ts';
 import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 import { type Burst, burstDoors, reportBursts } from './report-bursts.ts';
+import { type BurstKind, longBurst } from './long-burst.ts';
 import { type Aim, createTargets, findSeededTargets, hotPendingRows, type Targets } from './write-targets.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
@@ -66,8 +70,8 @@ interface Row {
 }
 
 export async function writesBench(args: string[]): Promise<void> {
-  const unknown = args.filter((arg) => arg !== '--keep');
-  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the option is --keep`);
+  const unknown = args.filter((arg) => arg !== '--keep' && arg !== '--long');
+  if (unknown.length) throw new Error(`unknown option ${unknown[0]}: the options are --keep and --long`);
   const keep = args.includes('--keep');
   const seconds = Math.max(4, Number(Deno.env.get('BENCH_SECONDS') || 10));
   const started = await startHeader();
@@ -83,6 +87,24 @@ export async function writesBench(args: string[]): Promise<void> {
     const accounts = await step('callers', () => signUpDrivers(stack, keep ? most : most + 2, 'writer'));
     const aims = keep ? await findSeededTargets(root, most) : await createTargets(root, accounts.pop()!, accounts);
     const kinds = kindsOf(aims);
+    if (args.includes('--long')) {
+      const rounds = Math.max(1, Number(Deno.env.get('BENCH_ROUNDS') || 10));
+      const warmUp = seconds / 2;
+      const burstKinds: BurstKind[] = kinds.filter((kind) => kind.name === 'post like' || kind.name === 'comment')
+        .map((kind) => ({
+          name: kind.name,
+          run: (target) => runDoor(stack, 'pgbench', kind, target, accounts.slice(0, 16), seconds, warmUp, scratch),
+        }));
+      const table = await step(
+        'long burst',
+        () => longBurst(root, aims.hot.post, burstKinds, rounds, seconds + warmUp),
+      );
+      console.log(
+        [...started, `finished: ${new Date().toISOString()}`, database, `${seconds} s per run`, ''].join('\n'),
+      );
+      console.log(table);
+      return;
+    }
     const rows: Row[] = [];
     for (const kind of kinds) {
       for (const callers of callerCounts) {

@@ -9,7 +9,7 @@
 //   bench:soak  the kept bench database served as bench:scale serves it, then an hour of mixed traffic (supabase/bench/soak.ts)
 //   bench:cold  the test stack, then fresh function processes: each version's first answer (supabase/bench/cold.ts)
 //   bench:replica  the test stack, then each version's cost to the primary of a replica read (supabase/bench/replica-share.ts)
-//   bench:writes [--keep]  the test stack (--keep: the kept bench database), then likes and follows on one hot target and on spread ones by 16 and 64 callers (supabase/bench/writes.ts)
+//   bench:writes [--keep] [--long]  the test stack (--keep: the kept bench database), then likes and follows on one hot target and on spread ones by 16 and 64 callers (supabase/bench/writes.ts)
 //   bench:auth  the test stack and a second Auth keeping no idle connection: token grants at each (supabase/bench/auth-connections.ts)
 //   reset  wipes the development stack's data (database, mail, session signing key); the API keys stay (keys.ts)
 //   generate  every generated file, in order (supabase/tools/generated.ts); needs `npm start` running, and applies

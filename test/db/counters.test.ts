@@ -117,7 +117,9 @@ describe.skipIf(!authIsRunning)('counters under concurrency', () => {
       where c.oid in ('public.posts'::regclass, 'public.comments'::regclass, 'public.profiles'::regclass)
       order by c.relname`;
     const expected = ['autovacuum_vacuum_scale_factor=0', 'autovacuum_vacuum_threshold=100'];
-    expect(options).toEqual(['comments', 'posts', 'profiles'].map((relname) => ({ relname, reloptions: expected })));
+    expect(options).toEqual(
+      ['comments', 'posts', 'profiles'].map((relname) => ({ relname, reloptions: expect.arrayContaining(expected) })),
+    );
   });
 
   it('fold and recount while a counted row is busy: its pending change waits for the next fold, nothing fails', async () => {
