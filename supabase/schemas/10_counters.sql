@@ -25,7 +25,7 @@
 -- never marks such a dead version's index entry dead (Postgres's HeapTupleIsSurelyDead cannot tell without
 -- pg_multixact): only a vacuum removes them. Between two vacuums the hot row leaves page after page whose dead
 -- versions every look-up of it walks: at 1 M posts, 16 writers of one post fell to ×0.17–0.25 of writers of
--- different posts within minutes, and came back to ×0.99–1.30 once the post's table was vacuumed every minute
+-- different posts within minutes, and stayed at ×0.91–1.27 of them once the post's table was vacuumed every minute
 -- (supabase/bench/reports/WRITES-1M.md, "A hot post after a long burst"). A vacuum reads only the pages changed
 -- since the last one (0.34 s for posts at 1 M in the middle of a burst).
 alter table public.posts set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 100);
