@@ -101,6 +101,38 @@ describe('the request counter', () => {
     expect(counter.admit(['account:a']).local).toBe(false);
   });
 
+  it('sends the new keys that arrive during a write to the database after one more write, however many they are', async () => {
+    // Writes that answer only when let go, one at a time, as a busy primary does.
+    const sent: { counts: UnwrittenCount[]; answer: () => void }[] = [];
+    const counter = createRequestCounter((counts) =>
+      new Promise((resolve) => sent.push({ counts, answer: () => resolve([]) }))
+    );
+    // A busy address every caller shares (the benchmark's 64 callers, an office behind one NAT), far from its limit.
+    const address = 'address:192.0.2.1';
+    counter.learn(address, { ...state(1_000_000), key: address, limit: 2_000_000 });
+    counter.admit([address]);
+    const first = counter.admit(['account:new0', address]);
+    expect(first.local).toBe(false);
+    expect(sent).toHaveLength(1);
+    // Five more callers the process has not met come while that write is in flight, between requests it admits.
+    const waiting = [1, 2, 3, 4, 5].map((i) => {
+      counter.admit([address]);
+      const admission = counter.admit([`account:new${i}`, address]);
+      if (admission.local) throw new Error('a key the process has not met is admitted here');
+      let done = false;
+      void admission.written.then(() => (done = true));
+      return () => done;
+    });
+    sent[0].answer();
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    // The one write after it holds every count admitted before they came: each may take its quota now.
+    expect(sent[1].counts).toEqual([{ key: address, window_start: windowStart, requests: 5 }]);
+    counter.admit([address]);
+    sent[1].answer();
+    await vi.waitFor(() => expect(waiting.every((done) => done())).toBe(true));
+    expect(sent).toHaveLength(2);
+  });
+
   it("writes a busy key's counts at the next interval, a quiet key's once the oldest has waited holdMs", async () => {
     vi.useFakeTimers();
     const { counter, writes } = recordingCounter();
