@@ -35,6 +35,11 @@ export interface HttpLoad {
   seconds: number;
   /** Count 4xx and 5xx answers as answers (a request measured for its refusal), not as failures. */
   errorsAreAnswers?: boolean;
+  /**
+   * Seconds before the measured run starts, its figures thrown away: the same load for all but the last second,
+   * which lets the answers still in flight finish (the gateway carries on with a request whose client left).
+   */
+  warmUp?: number;
 }
 
 function luaScript(load: HttpLoad): string {
@@ -84,6 +89,10 @@ end
 }
 
 export async function runWrk(load: HttpLoad, scratchDir: string): Promise<Load> {
+  if (load.warmUp && load.warmUp > 1) {
+    await runWrk({ ...load, seconds: load.warmUp - 1, warmUp: undefined }, scratchDir);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   const script = join(scratchDir, 'wrk.lua');
   await Deno.writeTextFile(script, luaScript(load));
   // One thread per caller when there are several, so each connection keeps its caller; else two threads.
