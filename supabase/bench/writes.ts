@@ -410,7 +410,7 @@ function burstReport(bursts: Burst[]): string {
     bursts.find((b) => b.callers === callers && b.target === target && b.door === door)!;
   const lines = [
     `Reports: every caller reports a new post at the same instant, all the same post (hot) or each its own (spread); ` +
-    `${reportRounds} rounds each (BENCH_REPORT_ROUNDS), after one that warms the sessions up.`,
+    `${reportRounds} rounds each (BENCH_REPORT_ROUNDS), hot and spread in turn through each door, after one of each that warms the sessions up.`,
     '',
     '| callers | target | door | reports/s | p50 ms | p99 ms | primary CPU µs/report | failed |',
     '|---:|---|---|---:|---:|---:|---:|---|',
