@@ -6,13 +6,12 @@
 import type postgres from 'postgres';
 import type { Load } from './load.ts';
 import { median, ms, perSecond, ratio } from './stats.ts';
-
-export type BurstTarget = 'hot' | 'spread';
+import type { Target } from './write-targets.ts';
 
 /** A kind of write, and a run of it by every caller on the hot target or each on its own. */
 export interface BurstKind {
   name: string;
-  run: (target: BurstTarget) => Promise<Load>;
+  run: (target: Target) => Promise<Load>;
 }
 
 interface Run {
@@ -35,7 +34,7 @@ export async function longBurst(
       select idx_tup_read::bigint as n from pg_stat_all_indexes where indexrelid = 'public.posts_pkey'::regclass`;
     return Number(row.n);
   };
-  const measure = async (kind: BurstKind, target: BurstTarget): Promise<Run> => {
+  const measure = async (kind: BurstKind, target: Target): Promise<Run> => {
     const before = await entriesRead();
     const load = await kind.run(target);
     // The statistics of the run's sessions reach the shared counters when they end.

@@ -11,14 +11,14 @@ import type { Driver } from './drivers.ts';
 import { identitySql } from './identity.ts';
 import type { Load } from './load.ts';
 import { percentile } from './stats.ts';
+import { hotAndSpread, type Target } from './write-targets.ts';
 
 export const burstDoors = ['facade', 'PostgREST', 'SQL'] as const;
 export type BurstDoor = typeof burstDoors[number];
-export type BurstTarget = 'hot' | 'spread';
 
 export interface Burst {
   callers: number;
-  target: BurstTarget;
+  target: Target;
   door: BurstDoor;
   /** Reports a second (the reports over the rounds' time), and p50 and p99 of each report's time. */
   load: Load;
@@ -58,11 +58,11 @@ export async function reportBursts(
         const tallies = { hot: newTally(), spread: newTally() };
         // A first round of each warms every session up and is not counted.
         for (let round = 0; round <= rounds; round++) {
-          for (const target of ['hot', 'spread'] as const) {
+          for (const target of hotAndSpread) {
             await burst(root, sender, authorsOf[target], round === 0 ? newTally() : tallies[target]);
           }
         }
-        for (const target of ['hot', 'spread'] as const) {
+        for (const target of hotAndSpread) {
           bursts.push({ callers, target, door, ...figures(tallies[target]) });
         }
       } finally {

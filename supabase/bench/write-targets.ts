@@ -4,6 +4,10 @@
 import type postgres from 'postgres';
 import type { Driver } from './drivers.ts';
 
+/** Everyone writes to one target (hot), or each caller to its own (spread). */
+export const hotAndSpread = ['hot', 'spread'] as const;
+export type Target = typeof hotAndSpread[number];
+
 /** A post and a comment to like, an account (by username) to follow. */
 export interface Aim {
   post: string;

@@ -37,15 +37,21 @@ import { startHeader } from './start-header.ts';
 import { ms, perSecond, ratio } from './stats.ts';
 import { type Burst, burstDoors, reportBursts } from './report-bursts.ts';
 import { type BurstKind, longBurst } from './long-burst.ts';
-import { type Aim, createTargets, findSeededTargets, hotPendingRows, type Targets } from './write-targets.ts';
+import {
+  type Aim,
+  createTargets,
+  findSeededTargets,
+  hotAndSpread,
+  hotPendingRows,
+  type Target,
+  type Targets,
+} from './write-targets.ts';
 import { ensureWrkInstalled, runWrk } from './wrk.ts';
 
 const callerCounts = [16, 64];
 /** Rounds of reports at each number of callers, hot and spread, through each door (report-bursts.ts). */
 const reportRounds = Math.max(2, Number(Deno.env.get('BENCH_REPORT_ROUNDS') || 8));
-const targets = ['hot', 'spread'] as const;
 const doors = ['facade', 'PostgREST', 'pgbench'] as const;
-type Target = typeof targets[number];
 type Door = typeof doors[number];
 
 /** A kind of write: its facade path, its SQL function and argument, and the target of caller `i`. */
@@ -108,7 +114,7 @@ export async function writesBench(args: string[]): Promise<void> {
     const rows: Row[] = [];
     for (const kind of kinds) {
       for (const callers of callerCounts) {
-        for (const target of targets) {
+        for (const target of hotAndSpread) {
           const who = accounts.slice(0, callers);
           for (const door of doors) {
             const warmUp = warmUpOf(door, seconds);
@@ -128,7 +134,7 @@ export async function writesBench(args: string[]): Promise<void> {
     const apart = await step('post likes, Postgres on a core of its own', async () => {
       const measured: Row[] = [];
       for (const callers of callerCounts) {
-        for (const target of targets) {
+        for (const target of hotAndSpread) {
           for (const door of ['facade', 'pgbench'] as const) {
             const warmUp = warmUpOf(door, seconds);
             const run = () =>
@@ -349,10 +355,10 @@ function report(kinds: Kind[], rows: Row[], announced: { announced: Load; silent
   for (const { name } of kinds) {
     for (const callers of callerCounts) {
       for (const door of doors) {
-        const [hot, spread] = targets.map((t) => find(name, callers, t, door));
+        const [hot, spread] = hotAndSpread.map((t) => find(name, callers, t, door));
         const share = door === 'pgbench'
           ? ''
-          : targets.map((t) =>
+          : hotAndSpread.map((t) =>
             ratio(find(name, callers, t, door).load.perSecond, find(name, callers, t, 'pgbench').load.perSecond)
           ).join(', ');
         lines.push(
@@ -389,7 +395,7 @@ function apartReport(apart: Row[]): string {
     '|---:|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const callers of callerCounts) {
-    for (const target of targets) {
+    for (const target of hotAndSpread) {
       const [facade, pgbench] = (['facade', 'pgbench'] as const).map((door) =>
         apart.find((r) => r.callers === callers && r.target === target && r.door === door)!
       );
